@@ -1,0 +1,961 @@
+//! The board: stones, chains with liberty tracking, captures, Zobrist hash.
+//!
+//! Two representations are kept in step. A mailbox (`cells`) with chains as
+//! circular stone lists carries the hot path: each chain keeps its
+//! pseudo-liberty count plus the sum and sum of squares of those liberty
+//! indices, which tells "exactly one real liberty" (atari) in O(1) without a
+//! flood fill. Bitboards per colour carry the whole-board questions (areas,
+//! regions, real liberty sets) as a few word operations.
+//!
+//! The board knows nothing of ko or superko history: that is [`crate::game`].
+
+pub mod bitboard;
+pub mod coord;
+pub mod zobrist;
+
+pub use bitboard::Bitboard;
+pub use coord::{CoordError, Point};
+
+use std::fmt;
+
+pub const MIN_SIZE: usize = 2;
+pub const MAX_SIZE: usize = 25;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Color {
+    Black,
+    White,
+}
+
+impl Color {
+    #[inline]
+    pub fn opponent(self) -> Color {
+        match self {
+            Color::Black => Color::White,
+            Color::White => Color::Black,
+        }
+    }
+
+    #[inline]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    #[inline]
+    fn cell(self) -> Cell {
+        match self {
+            Color::Black => BLACK,
+            Color::White => WHITE,
+        }
+    }
+
+    pub fn letter(self) -> char {
+        match self {
+            Color::Black => 'B',
+            Color::White => 'W',
+        }
+    }
+
+    pub fn parse(s: &str) -> Result<Color, CoordError> {
+        match s.to_ascii_lowercase().as_str() {
+            "b" | "black" => Ok(Color::Black),
+            "w" | "white" => Ok(Color::White),
+            _ => Err(CoordError::BadColor(s.chars().take(32).collect())),
+        }
+    }
+}
+
+impl fmt::Display for Color {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Color::Black => "black",
+            Color::White => "white",
+        })
+    }
+}
+
+/// A placement or a pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Move {
+    Pass,
+    Place(Point),
+}
+
+type Cell = u8;
+const EMPTY: Cell = 0;
+const BLACK: Cell = 1;
+const WHITE: Cell = 2;
+const BORDER: Cell = 3;
+
+#[inline]
+fn cell_color(c: Cell) -> Option<Color> {
+    match c {
+        BLACK => Some(Color::Black),
+        WHITE => Some(Color::White),
+        _ => None,
+    }
+}
+
+/// Why the board refuses a placement. Ko and superko are judged by the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlaceError {
+    Occupied,
+    /// A lone stone without liberties: illegal under every rule set.
+    SingleStoneSuicide,
+    /// A chain of two or more stones without liberties, when suicide is forbidden.
+    Suicide,
+}
+
+/// What a placement would do, computed without changing the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Prediction {
+    /// Opponent stones the placement would remove.
+    pub captures: u32,
+    /// Own stones (the new one included) removed by suicide; 0 when not suicide.
+    pub suicide: u32,
+    /// Board hash after the placement.
+    pub hash_after: u64,
+}
+
+/// What a placement did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Placed {
+    pub captures: u32,
+    pub suicide: u32,
+}
+
+#[derive(Clone)]
+pub struct Board {
+    size: usize,
+    stride: usize,
+    cells: Vec<Cell>,
+    /// For a stone: the representative point of its chain.
+    head: Vec<u16>,
+    /// For a stone: the next stone of its chain (circular).
+    next: Vec<u16>,
+    /// Per chain head: number of stones.
+    chain_len: Vec<u16>,
+    /// Per chain head: pseudo-liberties (stone–empty adjacencies) and the
+    /// sum and sum of squares of their point indices.
+    lib_count: Vec<u16>,
+    lib_sum: Vec<u32>,
+    lib_sum_sq: Vec<u64>,
+    /// Empty points, unordered, with each point's position in the list.
+    empties: Vec<u16>,
+    empty_pos: Vec<u16>,
+    stones: [Bitboard; 2],
+    on_board: Bitboard,
+    hash: u64,
+    /// Point banned by simple ko for the side that did not capture, if any.
+    ko: Option<Point>,
+    /// Stones captured by each colour (suicided stones count for the opponent).
+    captures: [u32; 2],
+}
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "\n{}", self.to_ascii())
+    }
+}
+
+impl PartialEq for Board {
+    /// Same size and same stones (chain bookkeeping is derived from those).
+    fn eq(&self, other: &Board) -> bool {
+        self.size == other.size && self.stones == other.stones
+    }
+}
+
+impl Board {
+    pub fn new(size: usize) -> Result<Board, CoordError> {
+        if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
+            return Err(CoordError::BadSize(size));
+        }
+        let stride = size + 1;
+        let len = (size + 2) * stride + 1;
+        let mut cells = vec![BORDER; len];
+        let mut on_board = Bitboard::EMPTY;
+        let mut empties = Vec::with_capacity(size * size);
+        let mut empty_pos = vec![u16::MAX; len];
+        for y in 0..size {
+            for x in 0..size {
+                let p = (y + 1) * stride + x + 1;
+                cells[p] = EMPTY;
+                on_board.set(p);
+                empty_pos[p] = empties.len() as u16;
+                empties.push(p as u16);
+            }
+        }
+        Ok(Board {
+            size,
+            stride,
+            cells,
+            head: vec![0; len],
+            next: vec![0; len],
+            chain_len: vec![0; len],
+            lib_count: vec![0; len],
+            lib_sum: vec![0; len],
+            lib_sum_sq: vec![0; len],
+            empties,
+            empty_pos,
+            stones: [Bitboard::EMPTY; 2],
+            on_board,
+            hash: 0,
+            ko: None,
+            captures: [0; 2],
+        })
+    }
+
+    // ---- geometry -------------------------------------------------------
+
+    #[inline]
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    #[inline]
+    pub fn stride(&self) -> usize {
+        self.stride
+    }
+
+    /// The point at column `x`, row `y` (0-based from the bottom left).
+    #[inline]
+    pub fn point(&self, x: usize, y: usize) -> Result<Point, CoordError> {
+        if x < self.size && y < self.size {
+            Ok(Point((y + 1) * self.stride + x + 1))
+        } else {
+            Err(CoordError::OffBoard)
+        }
+    }
+
+    #[inline]
+    pub fn xy(&self, p: Point) -> (usize, usize) {
+        (p.0 % self.stride - 1, p.0 / self.stride - 1)
+    }
+
+    #[inline]
+    pub fn neighbours(&self, p: Point) -> [usize; 4] {
+        let i = p.0;
+        [i - self.stride, i - 1, i + 1, i + self.stride]
+    }
+
+    #[inline]
+    pub fn diagonals(&self, p: Point) -> [usize; 4] {
+        let i = p.0;
+        let s = self.stride;
+        [i - s - 1, i - s + 1, i + s - 1, i + s + 1]
+    }
+
+    /// Every point of the board, bottom row first.
+    pub fn points(&self) -> impl Iterator<Item = Point> + '_ {
+        self.on_board.iter().map(Point)
+    }
+
+    pub fn on_board(&self) -> &Bitboard {
+        &self.on_board
+    }
+
+    // ---- contents -------------------------------------------------------
+
+    #[inline]
+    pub fn color_at(&self, p: Point) -> Option<Color> {
+        cell_color(self.cells[p.0])
+    }
+
+    #[inline]
+    pub fn is_empty_at(&self, p: Point) -> bool {
+        self.cells[p.0] == EMPTY
+    }
+
+    #[inline]
+    pub fn stones(&self, c: Color) -> &Bitboard {
+        &self.stones[c.index()]
+    }
+
+    pub fn empty_points(&self) -> Bitboard {
+        self.on_board.and_not(&(self.stones[0] | self.stones[1]))
+    }
+
+    /// Empty points in no particular order (the playout picks from it).
+    #[inline]
+    pub fn empties(&self) -> &[u16] {
+        &self.empties
+    }
+
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    #[inline]
+    pub fn ko_point(&self) -> Option<Point> {
+        self.ko
+    }
+
+    /// Stones captured by `c` so far (suicided stones count for the opponent).
+    pub fn captures(&self, c: Color) -> u32 {
+        self.captures[c.index()]
+    }
+
+    pub fn stone_count(&self) -> u32 {
+        self.stones[0].count() + self.stones[1].count()
+    }
+
+    // ---- chains ---------------------------------------------------------
+
+    #[inline]
+    pub fn chain_id(&self, p: Point) -> usize {
+        self.head[p.0] as usize
+    }
+
+    pub fn chain_len(&self, p: Point) -> u32 {
+        self.chain_len[self.head[p.0] as usize] as u32
+    }
+
+    /// True when the chain of the stone at `p` has exactly one liberty.
+    #[inline]
+    pub fn in_atari(&self, p: Point) -> bool {
+        self.chain_in_atari(self.head[p.0] as usize)
+    }
+
+    #[inline]
+    fn chain_in_atari(&self, h: usize) -> bool {
+        let n = self.lib_count[h] as u64;
+        let s = self.lib_sum[h] as u64;
+        n > 0 && n * self.lib_sum_sq[h] == s * s
+    }
+
+    /// The single liberty of a chain in atari.
+    #[inline]
+    pub fn atari_liberty(&self, p: Point) -> Option<Point> {
+        let h = self.head[p.0] as usize;
+        if self.chain_in_atari(h) {
+            Some(Point(self.lib_sum[h] as usize / self.lib_count[h] as usize))
+        } else {
+            None
+        }
+    }
+
+    /// The stones of the chain through `p`.
+    pub fn chain_stones(&self, p: Point) -> Bitboard {
+        let mut b = Bitboard::EMPTY;
+        let mut s = p.0;
+        loop {
+            b.set(s);
+            s = self.next[s] as usize;
+            if s == p.0 {
+                return b;
+            }
+        }
+    }
+
+    /// The real liberties of the chain through `p`.
+    pub fn chain_liberties(&self, p: Point) -> Bitboard {
+        self.chain_stones(p).neighbours(self.stride) & self.empty_points()
+    }
+
+    pub fn liberty_count(&self, p: Point) -> u32 {
+        if self.in_atari(p) {
+            1
+        } else {
+            self.chain_liberties(p).count()
+        }
+    }
+
+    /// Representative points, one per chain on the board.
+    pub fn chains(&self) -> Vec<Point> {
+        self.points()
+            .filter(|&p| self.cells[p.0] != EMPTY && self.head[p.0] as usize == p.0)
+            .collect()
+    }
+
+    // ---- move questions -------------------------------------------------
+
+    /// An empty point whose neighbours are all `c`'s stones or the edge, with
+    /// at most one opposing diagonal (none on the edge): filling it is almost
+    /// never good, so playouts leave such points alone.
+    #[inline]
+    pub fn is_eye_like(&self, c: Color, p: Point) -> bool {
+        let own = c.cell();
+        for q in self.neighbours(p) {
+            let v = self.cells[q];
+            if v != own && v != BORDER {
+                return false;
+            }
+        }
+        let enemy = c.opponent().cell();
+        let mut bad = 0;
+        let mut edge = false;
+        for q in self.diagonals(p) {
+            let v = self.cells[q];
+            if v == enemy {
+                bad += 1;
+            } else if v == BORDER {
+                edge = true;
+            }
+        }
+        bad + edge as u32 <= 1
+    }
+
+    /// Legal for `c` ignoring superko and forbidding every suicide: the test
+    /// the playouts use. Simple ko is honoured through the ko point.
+    #[inline]
+    pub fn is_legal_no_suicide(&self, c: Color, p: Point) -> bool {
+        if self.cells[p.0] != EMPTY || self.ko == Some(p) {
+            return false;
+        }
+        let own = c.cell();
+        for q in self.neighbours(p) {
+            let v = self.cells[q];
+            if v == EMPTY {
+                return true;
+            }
+            if v == BORDER {
+                continue;
+            }
+            let in_atari = self.chain_in_atari(self.head[q] as usize);
+            if (v == own) != in_atari {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// What placing `c` at the empty point `p` would capture and whether it
+    /// would be suicide, and the resulting hash. Ignores ko.
+    pub fn predict(&self, c: Color, p: Point) -> Result<Prediction, PlaceError> {
+        if self.cells[p.0] != EMPTY {
+            return Err(PlaceError::Occupied);
+        }
+        let own = c.cell();
+        let mut hash = self.hash ^ zobrist::STONE[c.index()][p.0];
+        let mut captured_heads = [usize::MAX; 4];
+        let mut captures = 0u32;
+        let mut has_liberty = false;
+        let mut own_heads = [usize::MAX; 4];
+        for (k, q) in self.neighbours(p).into_iter().enumerate() {
+            let v = self.cells[q];
+            if v == EMPTY {
+                has_liberty = true;
+            } else if v == own {
+                let h = self.head[q] as usize;
+                own_heads[k] = h;
+                if !self.chain_in_atari(h) {
+                    has_liberty = true;
+                }
+            } else if v != BORDER {
+                let h = self.head[q] as usize;
+                if self.chain_in_atari(h) && !captured_heads.contains(&h) {
+                    captured_heads[k] = h;
+                    captures += self.chain_len[h] as u32;
+                    hash ^= self.chain_hash(h, c.opponent());
+                }
+            }
+        }
+        if has_liberty || captures > 0 {
+            return Ok(Prediction {
+                captures,
+                suicide: 0,
+                hash_after: hash,
+            });
+        }
+        if own_heads.iter().all(|&h| h == usize::MAX) {
+            return Err(PlaceError::SingleStoneSuicide);
+        }
+        // Suicide of the merged chain: the new stone and every own neighbour chain.
+        let mut suicide = 1;
+        hash ^= zobrist::STONE[c.index()][p.0];
+        for (k, &h) in own_heads.iter().enumerate() {
+            if h != usize::MAX && !own_heads[..k].contains(&h) {
+                suicide += self.chain_len[h] as u32;
+                hash ^= self.chain_hash(h, c);
+            }
+        }
+        Ok(Prediction {
+            captures: 0,
+            suicide,
+            hash_after: hash,
+        })
+    }
+
+    fn chain_hash(&self, h: usize, c: Color) -> u64 {
+        let keys = &zobrist::STONE[c.index()];
+        let mut hash = 0;
+        let mut s = h;
+        loop {
+            hash ^= keys[s];
+            s = self.next[s] as usize;
+            if s == h {
+                return hash;
+            }
+        }
+    }
+
+    // ---- changing the board ---------------------------------------------
+
+    /// Places a stone of `c` at `p`, removing captured chains, and (when
+    /// `allow_suicide`) the mover's own chain if it is left without liberties.
+    pub fn place(&mut self, c: Color, p: Point, allow_suicide: bool) -> Result<Placed, PlaceError> {
+        let prediction = self.predict(c, p)?;
+        if prediction.suicide > 0 && !allow_suicide {
+            return Err(PlaceError::Suicide);
+        }
+        let captures = self.place_unchecked(c, p);
+        let mut suicide = 0;
+        if prediction.suicide > 0 {
+            suicide = self.remove_chain(p, c);
+            self.captures[c.opponent().index()] += suicide;
+            self.ko = None;
+        }
+        Ok(Placed { captures, suicide })
+    }
+
+    /// Places a stone that [`Board::is_legal_no_suicide`] or
+    /// [`Board::predict`] has already approved. Returns the number captured.
+    /// The fast path of the playouts.
+    #[inline]
+    pub fn place_unchecked(&mut self, c: Color, p: Point) -> u32 {
+        let i = p.0;
+        let own = c.cell();
+        let enemy = c.opponent().cell();
+        self.remove_empty(i);
+        self.cells[i] = own;
+        self.stones[c.index()].set(i);
+        self.hash ^= zobrist::STONE[c.index()][i];
+        self.head[i] = i as u16;
+        self.next[i] = i as u16;
+        self.chain_len[i] = 1;
+        self.lib_count[i] = 0;
+        self.lib_sum[i] = 0;
+        self.lib_sum_sq[i] = 0;
+
+        let neighbours = self.neighbours(p);
+        for &q in &neighbours {
+            match self.cells[q] {
+                EMPTY => self.add_lib(i, q),
+                BORDER => {}
+                _ => {
+                    let h = self.head[q] as usize;
+                    self.remove_lib(h, i);
+                }
+            }
+        }
+        for &q in &neighbours {
+            if self.cells[q] == own {
+                let h = self.head[q] as usize;
+                let mine = self.head[i] as usize;
+                if h != mine {
+                    self.merge(mine, h);
+                }
+            }
+        }
+        let mut captured = 0;
+        let mut last_captured = 0;
+        for &q in &neighbours {
+            if self.cells[q] == enemy && self.lib_count[self.head[q] as usize] == 0 {
+                last_captured = q;
+                captured += self.remove_chain(Point(q), c.opponent());
+            }
+        }
+        self.captures[c.index()] += captured;
+        let h = self.head[i] as usize;
+        self.ko = if captured == 1 && self.chain_len[h] == 1 && self.lib_count[h] == 1 {
+            Some(Point(last_captured))
+        } else {
+            None
+        };
+        captured
+    }
+
+    #[inline]
+    fn add_lib(&mut self, h: usize, lib: usize) {
+        self.lib_count[h] += 1;
+        self.lib_sum[h] += lib as u32;
+        self.lib_sum_sq[h] += (lib * lib) as u64;
+    }
+
+    #[inline]
+    fn remove_lib(&mut self, h: usize, lib: usize) {
+        self.lib_count[h] -= 1;
+        self.lib_sum[h] -= lib as u32;
+        self.lib_sum_sq[h] -= (lib * lib) as u64;
+    }
+
+    /// Joins the smaller chain into the larger one.
+    fn merge(&mut self, a: usize, b: usize) {
+        let (big, small) = if self.chain_len[a] >= self.chain_len[b] {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        let mut s = small;
+        loop {
+            self.head[s] = big as u16;
+            s = self.next[s] as usize;
+            if s == small {
+                break;
+            }
+        }
+        self.next.swap(big, small);
+        self.chain_len[big] += self.chain_len[small];
+        self.lib_count[big] += self.lib_count[small];
+        self.lib_sum[big] += self.lib_sum[small];
+        self.lib_sum_sq[big] += self.lib_sum_sq[small];
+    }
+
+    /// Removes the chain through `p` (of colour `c`), returning its size and
+    /// giving its points back as liberties to the neighbouring chains.
+    fn remove_chain(&mut self, p: Point, c: Color) -> u32 {
+        let start = p.0;
+        let keys = &zobrist::STONE[c.index()];
+        let mut count = 0;
+        let mut s = start;
+        loop {
+            self.cells[s] = EMPTY;
+            self.stones[c.index()].clear(s);
+            self.hash ^= keys[s];
+            self.push_empty(s);
+            count += 1;
+            s = self.next[s] as usize;
+            if s == start {
+                break;
+            }
+        }
+        // Liberties are given back only once every stone is gone, so that
+        // adjacent stones of the removed chain do not receive them.
+        let mut s = start;
+        loop {
+            for q in self.neighbours(Point(s)) {
+                let v = self.cells[q];
+                if v == BLACK || v == WHITE {
+                    let h = self.head[q] as usize;
+                    self.add_lib(h, s);
+                }
+            }
+            s = self.next[s] as usize;
+            if s == start {
+                break;
+            }
+        }
+        count
+    }
+
+    #[inline]
+    fn remove_empty(&mut self, i: usize) {
+        let pos = self.empty_pos[i] as usize;
+        let last = self.empties.pop().expect("an empty point is listed");
+        if pos < self.empties.len() {
+            self.empties[pos] = last;
+            self.empty_pos[last as usize] = pos as u16;
+        }
+        self.empty_pos[i] = u16::MAX;
+    }
+
+    #[inline]
+    fn push_empty(&mut self, i: usize) {
+        self.empty_pos[i] = self.empties.len() as u16;
+        self.empties.push(i as u16);
+    }
+
+    /// Removes stones given as dead (scoring) or by setup (SGF `AE`).
+    pub fn remove_stone(&mut self, p: Point) {
+        if let Some(c) = self.color_at(p) {
+            // Rebuild rather than patch: removal can split a chain.
+            let mut stones = self.stones;
+            stones[c.index()].clear(p.0);
+            *self = self.rebuilt(&stones);
+        }
+    }
+
+    /// A board with exactly these stones (setup, diagrams, dead-stone removal).
+    /// Chains without liberties are kept as given; no captures happen.
+    fn rebuilt(&self, stones: &[Bitboard; 2]) -> Board {
+        let mut b = Board::new(self.size).expect("size already validated");
+        b.captures = self.captures;
+        for c in [Color::Black, Color::White] {
+            for i in stones[c.index()].iter() {
+                b.put_setup_stone(c, Point(i));
+            }
+        }
+        b
+    }
+
+    /// Adds a setup stone (handicap, SGF `AB`/`AW`) without capturing anything.
+    pub fn put_setup_stone(&mut self, c: Color, p: Point) {
+        if self.cells[p.0] != EMPTY {
+            return;
+        }
+        let i = p.0;
+        self.remove_empty(i);
+        self.cells[i] = c.cell();
+        self.stones[c.index()].set(i);
+        self.hash ^= zobrist::STONE[c.index()][i];
+        self.head[i] = i as u16;
+        self.next[i] = i as u16;
+        self.chain_len[i] = 1;
+        self.lib_count[i] = 0;
+        self.lib_sum[i] = 0;
+        self.lib_sum_sq[i] = 0;
+        for q in self.neighbours(p) {
+            match self.cells[q] {
+                EMPTY => self.add_lib(i, q),
+                BORDER => {}
+                _ => {
+                    let h = self.head[q] as usize;
+                    self.remove_lib(h, i);
+                }
+            }
+        }
+        for q in self.neighbours(p) {
+            if self.cells[q] == c.cell() {
+                let h = self.head[q] as usize;
+                let mine = self.head[i] as usize;
+                if h != mine {
+                    self.merge(mine, h);
+                }
+            }
+        }
+        self.ko = None;
+    }
+
+    /// A copy with the given chains (any stones in `dead`) taken off.
+    pub fn without(&self, dead: &Bitboard) -> Board {
+        let stones = [self.stones[0].and_not(dead), self.stones[1].and_not(dead)];
+        self.rebuilt(&stones)
+    }
+
+    pub fn clear_ko(&mut self) {
+        self.ko = None;
+    }
+
+    // ---- areas ------------------------------------------------------------
+
+    /// Empty points whose every empty path reaches only `c`'s stones
+    /// (Tromp-Taylor "reaches"), for the literal position.
+    pub fn area_territory(&self, c: Color) -> Bitboard {
+        let empty = self.empty_points();
+        let s = self.stride;
+        let reach_own = self.stones[c.index()].neighbours(s).flood_fill(&empty, s);
+        let reach_other = self.stones[c.opponent().index()]
+            .neighbours(s)
+            .flood_fill(&empty, s);
+        reach_own.and_not(&reach_other)
+    }
+
+    /// Area score of the literal position: stones plus empty points reaching
+    /// only that colour. `(black, white)`.
+    pub fn area_counts(&self) -> (u32, u32) {
+        (
+            self.stones[0].count() + self.area_territory(Color::Black).count(),
+            self.stones[1].count() + self.area_territory(Color::White).count(),
+        )
+    }
+
+    // ---- text -------------------------------------------------------------
+
+    /// Rows from the top, `X` black, `O` white, `.` empty, separated by spaces.
+    pub fn to_ascii(&self) -> String {
+        let mut out = String::new();
+        for y in (0..self.size).rev() {
+            for x in 0..self.size {
+                let p = Point((y + 1) * self.stride + x + 1);
+                out.push(match self.cells[p.0] {
+                    BLACK => 'X',
+                    WHITE => 'O',
+                    _ => '.',
+                });
+                if x + 1 < self.size {
+                    out.push(' ');
+                }
+            }
+            out.push('\n');
+        }
+        out
+    }
+
+    /// Reads a diagram: rows from the top, `X`/`B`/`#` black, `O`/`W`/`@`
+    /// white, `.`/`+`/`,` empty; spaces ignored; blank lines skipped. The board
+    /// is square with the number of rows as its size. Stones are placed as
+    /// setup (no captures).
+    pub fn from_ascii(diagram: &str) -> Result<Board, CoordError> {
+        let rows: Vec<Vec<char>> = diagram
+            .lines()
+            .map(|l| {
+                l.chars()
+                    .filter(|ch| !ch.is_whitespace())
+                    .collect::<Vec<_>>()
+            })
+            .filter(|r| !r.is_empty())
+            .collect();
+        let size = rows.len();
+        let mut board = Board::new(size)?;
+        for (row, cells) in rows.iter().enumerate() {
+            if cells.len() != size {
+                return Err(CoordError::BadDiagram(format!(
+                    "row {} has {} points, expected {}",
+                    row + 1,
+                    cells.len(),
+                    size
+                )));
+            }
+            let y = size - 1 - row;
+            for (x, &ch) in cells.iter().enumerate() {
+                let p = board.point(x, y)?;
+                match ch {
+                    'X' | 'x' | 'B' | '#' => board.put_setup_stone(Color::Black, p),
+                    'O' | 'o' | 'W' | '@' => board.put_setup_stone(Color::White, p),
+                    '.' | '+' | ',' => {}
+                    other => {
+                        return Err(CoordError::BadDiagram(format!("unexpected '{other}'")));
+                    }
+                }
+            }
+        }
+        Ok(board)
+    }
+
+    /// Recomputes the hash from scratch (tests compare it with the incremental one).
+    pub fn recompute_hash(&self) -> u64 {
+        let mut h = 0;
+        for c in [Color::Black, Color::White] {
+            for i in self.stones[c.index()].iter() {
+                h ^= zobrist::STONE[c.index()][i];
+            }
+        }
+        h
+    }
+
+    /// Checks every derived structure against the stones; for tests.
+    pub fn check_consistency(&self) -> Result<(), String> {
+        if self.hash != self.recompute_hash() {
+            return Err("hash differs from recomputation".into());
+        }
+        let fresh = self.rebuilt(&self.stones);
+        for p in self.points() {
+            let expected = match (self.stones[0].contains(p.0), self.stones[1].contains(p.0)) {
+                (true, false) => BLACK,
+                (false, true) => WHITE,
+                (false, false) => EMPTY,
+                (true, true) => return Err(format!("point {} is both colours", p.0)),
+            };
+            if self.cells[p.0] != expected {
+                return Err(format!("cell {} disagrees with bitboards", p.0));
+            }
+            if expected != EMPTY {
+                if self.chain_stones(p) != fresh.chain_stones(p) {
+                    return Err(format!("chain through {} differs", p.0));
+                }
+                let (h, fh) = (self.head[p.0] as usize, fresh.head[p.0] as usize);
+                if (self.lib_count[h], self.lib_sum[h], self.lib_sum_sq[h])
+                    != (fresh.lib_count[fh], fresh.lib_sum[fh], fresh.lib_sum_sq[fh])
+                {
+                    return Err(format!("liberties of chain through {} differ", p.0));
+                }
+            } else if self.empties[self.empty_pos[p.0] as usize] as usize != p.0 {
+                return Err(format!("empty list misses {}", p.0));
+            }
+        }
+        if self.empties.len() != fresh.empties.len() {
+            return Err("empty list length differs".into());
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(b: &Board, v: &str) -> Point {
+        coord::parse_vertex(v, b.size()).unwrap().unwrap()
+    }
+
+    #[test]
+    fn capture_in_the_corner() {
+        let mut b = Board::from_ascii(
+            "
+            . . .
+            . . .
+            O X .",
+        )
+        .unwrap();
+        assert!(b.in_atari(at(&b, "A1")));
+        assert_eq!(b.atari_liberty(at(&b, "A1")), Some(at(&b, "A2")));
+        let before = b.hash();
+        let placed = b.place(Color::Black, at(&b, "A2"), false).unwrap();
+        assert_eq!(placed.captures, 1);
+        assert_ne!(b.hash(), before);
+        assert!(b.is_empty_at(at(&b, "A1")));
+        b.check_consistency().unwrap();
+        assert_eq!(b.captures(Color::Black), 1);
+    }
+
+    #[test]
+    fn single_stone_suicide_is_refused() {
+        let mut b = Board::from_ascii(
+            "
+            . X .
+            X . X
+            . X .",
+        )
+        .unwrap();
+        let p = at(&b, "B2");
+        assert_eq!(
+            b.place(Color::White, p, true),
+            Err(PlaceError::SingleStoneSuicide)
+        );
+        assert!(!b.is_legal_no_suicide(Color::White, p));
+        assert!(b.is_legal_no_suicide(Color::Black, p));
+    }
+
+    #[test]
+    fn multi_stone_suicide_when_allowed() {
+        let diagram = "
+            . O O .
+            O X . O
+            . O O .
+            . . . .";
+        let mut b = Board::from_ascii(diagram).unwrap();
+        let p = at(&b, "C3");
+        assert_eq!(b.place(Color::Black, p, false), Err(PlaceError::Suicide));
+        let placed = b.place(Color::Black, p, true).unwrap();
+        assert_eq!(placed.suicide, 2);
+        assert_eq!(b.captures(Color::White), 2);
+        b.check_consistency().unwrap();
+        assert!(b.is_empty_at(p) && b.is_empty_at(at(&b, "B3")));
+    }
+
+    #[test]
+    fn ko_point_after_single_capture() {
+        let mut b = Board::from_ascii(
+            "
+            . X O .
+            X O . O
+            . X O .
+            . . . .",
+        )
+        .unwrap();
+        let placed = b.place(Color::Black, at(&b, "C3"), false).unwrap();
+        assert_eq!(placed.captures, 1);
+        assert_eq!(b.ko_point(), Some(at(&b, "B3")));
+        assert!(!b.is_legal_no_suicide(Color::White, at(&b, "B3")));
+        b.check_consistency().unwrap();
+    }
+
+    #[test]
+    fn predict_matches_place() {
+        let b = Board::from_ascii(
+            "
+            . X O .
+            X O . O
+            . X O .
+            . . . .",
+        )
+        .unwrap();
+        let p = at(&b, "C3");
+        let pred = b.predict(Color::Black, p).unwrap();
+        let mut after = b.clone();
+        after.place(Color::Black, p, false).unwrap();
+        assert_eq!(pred.hash_after, after.hash());
+        assert_eq!(pred.captures, 1);
+    }
+}
