@@ -54,3 +54,16 @@ pub fn judge(game: &Game, _config: &StatusConfig) -> Judgement {
         score: score_game(game, &none, &none),
     }
 }
+
+/// A move for `color` that helps remove dead opposing stones, for
+/// `kgs-genmove_cleanup` and for Tromp-Taylor, where dead stones must be
+/// captured before passing. `None` when no dead opposing stones remain.
+///
+/// Placeholder until the dead-stone judgement lands.
+pub fn cleanup_move(
+    _game: &Game,
+    _color: Color,
+    _judgement: &Judgement,
+) -> Option<crate::board::Move> {
+    None
+}
