@@ -81,6 +81,63 @@ pub enum Move {
     Place(Point),
 }
 
+/// Per-point storage with room for the largest board. Indices are masked
+/// to the capacity, so the hot path needs no bounds checks and stays safe.
+struct PointArray<T: Copy> {
+    values: [T; POINT_CAPACITY],
+}
+
+const POINT_CAPACITY: usize = 1024;
+const POINT_MASK: usize = POINT_CAPACITY - 1;
+
+impl<T: Copy> PointArray<T> {
+    fn filled(value: T) -> Self {
+        PointArray {
+            values: [value; POINT_CAPACITY],
+        }
+    }
+
+    /// Copies the first `len` values: a board only uses its own size's prefix.
+    #[inline]
+    fn copy_prefix(&mut self, other: &Self, len: usize) {
+        self.values[..len].copy_from_slice(&other.values[..len]);
+    }
+
+    #[inline]
+    fn swap(&mut self, a: usize, b: usize) {
+        self.values.swap(a & POINT_MASK, b & POINT_MASK);
+    }
+}
+
+impl<T: Copy> std::ops::Index<usize> for PointArray<T> {
+    type Output = T;
+    #[inline]
+    fn index(&self, i: usize) -> &T {
+        &self.values[i & POINT_MASK]
+    }
+}
+
+impl<T: Copy> std::ops::IndexMut<usize> for PointArray<T> {
+    #[inline]
+    fn index_mut(&mut self, i: usize) -> &mut T {
+        &mut self.values[i & POINT_MASK]
+    }
+}
+
+/// One neighbour of each kind in the packed counts of `Board::nbr`.
+const NBR_BLACK: u16 = 1;
+const NBR_WHITE: u16 = 1 << 4;
+const NBR_EMPTY: u16 = 1 << 8;
+const NBR_FIELD: u16 = 0xF;
+
+#[inline]
+fn nbr_unit(c: Color) -> u16 {
+    match c {
+        Color::Black => NBR_BLACK,
+        Color::White => NBR_WHITE,
+    }
+}
+
 type Cell = u8;
 const EMPTY: Cell = 0;
 const BLACK: Cell = 1;
@@ -124,32 +181,73 @@ pub struct Placed {
     pub suicide: u32,
 }
 
-#[derive(Clone)]
 pub struct Board {
     size: usize,
     stride: usize,
-    cells: Vec<Cell>,
+    /// Number of point indices in use, border included.
+    len: usize,
+    cells: PointArray<Cell>,
     /// For a stone: the representative point of its chain.
-    head: Vec<u16>,
+    head: PointArray<u16>,
     /// For a stone: the next stone of its chain (circular).
-    next: Vec<u16>,
+    next: PointArray<u16>,
     /// Per chain head: number of stones.
-    chain_len: Vec<u16>,
+    chain_len: PointArray<u16>,
     /// Per chain head: pseudo-liberties (stone–empty adjacencies) and the
-    /// sum and sum of squares of their point indices.
-    lib_count: Vec<u16>,
-    lib_sum: Vec<u32>,
-    lib_sum_sq: Vec<u64>,
+    /// sum and sum of squares of their point indices. The squares fit in
+    /// 32 bits: at most 2,500 adjacencies of indices below 703.
+    lib_count: PointArray<u16>,
+    lib_sum: PointArray<u32>,
+    lib_sum_sq: PointArray<u32>,
+    /// Per point: how many neighbours are black, white and empty, four bits
+    /// each (see [`NBR_EMPTY`]), so that eye and liberty tests read one word.
+    nbr: PointArray<u16>,
     /// Empty points, unordered, with each point's position in the list.
-    empties: Vec<u16>,
-    empty_pos: Vec<u16>,
+    empties: PointArray<u16>,
+    empty_count: usize,
+    empty_pos: PointArray<u16>,
     stones: [Bitboard; 2],
     on_board: Bitboard,
     hash: u64,
     /// Point banned by simple ko for the side that did not capture, if any.
-    ko: Option<Point>,
+    /// 0 when there is none (index 0 is a border point).
+    ko: usize,
     /// Stones captured by each colour (suicided stones count for the opponent).
     captures: [u32; 2],
+}
+
+impl Clone for Board {
+    fn clone(&self) -> Board {
+        let mut b = Board::new(self.size).expect("size already validated");
+        b.clone_from(self);
+        b
+    }
+
+    /// Copies only the part of the arrays this board size uses, without
+    /// allocating when `self` already has the same size: the search copies a
+    /// board for every playout.
+    fn clone_from(&mut self, o: &Board) {
+        let len = o.len;
+        self.size = o.size;
+        self.stride = o.stride;
+        self.len = len;
+        self.cells.copy_prefix(&o.cells, len);
+        self.head.copy_prefix(&o.head, len);
+        self.next.copy_prefix(&o.next, len);
+        self.chain_len.copy_prefix(&o.chain_len, len);
+        self.lib_count.copy_prefix(&o.lib_count, len);
+        self.lib_sum.copy_prefix(&o.lib_sum, len);
+        self.lib_sum_sq.copy_prefix(&o.lib_sum_sq, len);
+        self.empty_pos.copy_prefix(&o.empty_pos, len);
+        self.nbr.copy_prefix(&o.nbr, len);
+        self.empties.copy_prefix(&o.empties, o.empty_count);
+        self.empty_count = o.empty_count;
+        self.stones = o.stones;
+        self.on_board = o.on_board;
+        self.hash = o.hash;
+        self.ko = o.ko;
+        self.captures = o.captures;
+    }
 }
 
 impl fmt::Debug for Board {
@@ -172,35 +270,43 @@ impl Board {
         }
         let stride = size + 1;
         let len = (size + 2) * stride + 1;
-        let mut cells = vec![BORDER; len];
+        let mut cells = PointArray::filled(BORDER);
         let mut on_board = Bitboard::EMPTY;
-        let mut empties = Vec::with_capacity(size * size);
-        let mut empty_pos = vec![u16::MAX; len];
+        let mut empties = PointArray::filled(0);
+        let mut empty_count = 0;
+        let mut empty_pos = PointArray::filled(u16::MAX);
+        let mut nbr = PointArray::filled(0);
         for y in 0..size {
             for x in 0..size {
                 let p = (y + 1) * stride + x + 1;
                 cells[p] = EMPTY;
                 on_board.set(p);
-                empty_pos[p] = empties.len() as u16;
-                empties.push(p as u16);
+                empty_pos[p] = empty_count as u16;
+                empties[empty_count] = p as u16;
+                empty_count += 1;
+                let inside = [x > 0, x + 1 < size, y > 0, y + 1 < size];
+                nbr[p] = NBR_EMPTY * inside.iter().filter(|&&b| b).count() as u16;
             }
         }
         Ok(Board {
             size,
             stride,
+            len,
             cells,
-            head: vec![0; len],
-            next: vec![0; len],
-            chain_len: vec![0; len],
-            lib_count: vec![0; len],
-            lib_sum: vec![0; len],
-            lib_sum_sq: vec![0; len],
+            head: PointArray::filled(0),
+            next: PointArray::filled(0),
+            chain_len: PointArray::filled(0),
+            lib_count: PointArray::filled(0),
+            lib_sum: PointArray::filled(0),
+            lib_sum_sq: PointArray::filled(0),
+            nbr,
             empties,
+            empty_count,
             empty_pos,
             stones: [Bitboard::EMPTY; 2],
             on_board,
             hash: 0,
-            ko: None,
+            ko: 0,
             captures: [0; 2],
         })
     }
@@ -278,7 +384,7 @@ impl Board {
     /// Empty points in no particular order (the playout picks from it).
     #[inline]
     pub fn empties(&self) -> &[u16] {
-        &self.empties
+        &self.empties.values[..self.empty_count]
     }
 
     #[inline]
@@ -288,7 +394,7 @@ impl Board {
 
     #[inline]
     pub fn ko_point(&self) -> Option<Point> {
-        self.ko
+        (self.ko != 0).then_some(Point(self.ko))
     }
 
     /// Stones captured by `c` so far (suicided stones count for the opponent).
@@ -321,7 +427,7 @@ impl Board {
     fn chain_in_atari(&self, h: usize) -> bool {
         let n = self.lib_count[h] as u64;
         let s = self.lib_sum[h] as u64;
-        n > 0 && n * self.lib_sum_sq[h] == s * s
+        n > 0 && n * self.lib_sum_sq[h] as u64 == s * s
     }
 
     /// The single liberty of a chain in atari.
@@ -375,12 +481,9 @@ impl Board {
     /// never good, so playouts leave such points alone.
     #[inline]
     pub fn is_eye_like(&self, c: Color, p: Point) -> bool {
-        let own = c.cell();
-        for q in self.neighbours(p) {
-            let v = self.cells[q];
-            if v != own && v != BORDER {
-                return false;
-            }
+        let not_own = NBR_EMPTY * NBR_FIELD | nbr_unit(c.opponent()) * NBR_FIELD;
+        if self.nbr[p.0] & not_own != 0 {
+            return false;
         }
         let enemy = c.opponent().cell();
         let mut bad = 0;
@@ -400,15 +503,15 @@ impl Board {
     /// the playouts use. Simple ko is honoured through the ko point.
     #[inline]
     pub fn is_legal_no_suicide(&self, c: Color, p: Point) -> bool {
-        if self.cells[p.0] != EMPTY || self.ko == Some(p) {
+        if self.cells[p.0] != EMPTY || self.ko == p.0 {
             return false;
+        }
+        if self.nbr[p.0] & (NBR_EMPTY * NBR_FIELD) != 0 {
+            return true;
         }
         let own = c.cell();
         for q in self.neighbours(p) {
             let v = self.cells[q];
-            if v == EMPTY {
-                return true;
-            }
             if v == BORDER {
                 continue;
             }
@@ -504,7 +607,7 @@ impl Board {
         if prediction.suicide > 0 {
             suicide = self.remove_chain(p, c);
             self.captures[c.opponent().index()] += suicide;
-            self.ko = None;
+            self.ko = 0;
         }
         Ok(Placed { captures, suicide })
     }
@@ -515,39 +618,9 @@ impl Board {
     #[inline]
     pub fn place_unchecked(&mut self, c: Color, p: Point) -> u32 {
         let i = p.0;
-        let own = c.cell();
         let enemy = c.opponent().cell();
-        self.remove_empty(i);
-        self.cells[i] = own;
-        self.stones[c.index()].set(i);
-        self.hash ^= zobrist::STONE[c.index()][i];
-        self.head[i] = i as u16;
-        self.next[i] = i as u16;
-        self.chain_len[i] = 1;
-        self.lib_count[i] = 0;
-        self.lib_sum[i] = 0;
-        self.lib_sum_sq[i] = 0;
-
+        self.add_stone(c, i);
         let neighbours = self.neighbours(p);
-        for &q in &neighbours {
-            match self.cells[q] {
-                EMPTY => self.add_lib(i, q),
-                BORDER => {}
-                _ => {
-                    let h = self.head[q] as usize;
-                    self.remove_lib(h, i);
-                }
-            }
-        }
-        for &q in &neighbours {
-            if self.cells[q] == own {
-                let h = self.head[q] as usize;
-                let mine = self.head[i] as usize;
-                if h != mine {
-                    self.merge(mine, h);
-                }
-            }
-        }
         let mut captured = 0;
         let mut last_captured = 0;
         for &q in &neighbours {
@@ -559,25 +632,63 @@ impl Board {
         self.captures[c.index()] += captured;
         let h = self.head[i] as usize;
         self.ko = if captured == 1 && self.chain_len[h] == 1 && self.lib_count[h] == 1 {
-            Some(Point(last_captured))
+            last_captured
         } else {
-            None
+            0
         };
         captured
+    }
+
+    /// Puts a stone on the empty point `i` and joins it to its neighbours'
+    /// chains. Every stone–empty adjacency is one pseudo-liberty. Captures
+    /// are the caller's business.
+    #[inline]
+    fn add_stone(&mut self, c: Color, i: usize) {
+        let own = c.cell();
+        self.remove_empty(i);
+        self.cells[i] = own;
+        self.stones[c.index()].set(i);
+        self.hash ^= zobrist::STONE[c.index()][i];
+        self.head[i] = i as u16;
+        self.next[i] = i as u16;
+        self.chain_len[i] = 1;
+        self.lib_count[i] = 0;
+        self.lib_sum[i] = 0;
+        self.lib_sum_sq[i] = 0;
+        let delta = nbr_unit(c).wrapping_sub(NBR_EMPTY);
+        for q in self.neighbours(Point(i)) {
+            // Border points get counts too; nothing reads them.
+            self.nbr[q] = self.nbr[q].wrapping_add(delta);
+            let v = self.cells[q];
+            if v == EMPTY {
+                let mine = self.head[i] as usize;
+                self.add_lib(mine, q);
+            } else if v == own {
+                let h = self.head[q] as usize;
+                self.remove_lib(h, i);
+                let mine = self.head[i] as usize;
+                if h != mine {
+                    self.merge(mine, h);
+                }
+            } else if v != BORDER {
+                let h = self.head[q] as usize;
+                self.remove_lib(h, i);
+            }
+        }
     }
 
     #[inline]
     fn add_lib(&mut self, h: usize, lib: usize) {
         self.lib_count[h] += 1;
         self.lib_sum[h] += lib as u32;
-        self.lib_sum_sq[h] += (lib * lib) as u64;
+        self.lib_sum_sq[h] += (lib * lib) as u32;
     }
 
     #[inline]
     fn remove_lib(&mut self, h: usize, lib: usize) {
         self.lib_count[h] -= 1;
         self.lib_sum[h] -= lib as u32;
-        self.lib_sum_sq[h] -= (lib * lib) as u64;
+        self.lib_sum_sq[h] -= (lib * lib) as u32;
     }
 
     /// Joins the smaller chain into the larger one.
@@ -608,8 +719,12 @@ impl Board {
         let start = p.0;
         let keys = &zobrist::STONE[c.index()];
         let mut count = 0;
+        let delta = NBR_EMPTY.wrapping_sub(nbr_unit(c));
         let mut s = start;
         loop {
+            for q in self.neighbours(Point(s)) {
+                self.nbr[q] = self.nbr[q].wrapping_add(delta);
+            }
             self.cells[s] = EMPTY;
             self.stones[c.index()].clear(s);
             self.hash ^= keys[s];
@@ -642,8 +757,9 @@ impl Board {
     #[inline]
     fn remove_empty(&mut self, i: usize) {
         let pos = self.empty_pos[i] as usize;
-        let last = self.empties.pop().expect("an empty point is listed");
-        if pos < self.empties.len() {
+        self.empty_count -= 1;
+        let last = self.empties[self.empty_count];
+        if pos < self.empty_count {
             self.empties[pos] = last;
             self.empty_pos[last as usize] = pos as u16;
         }
@@ -652,8 +768,9 @@ impl Board {
 
     #[inline]
     fn push_empty(&mut self, i: usize) {
-        self.empty_pos[i] = self.empties.len() as u16;
-        self.empties.push(i as u16);
+        self.empty_pos[i] = self.empty_count as u16;
+        self.empties[self.empty_count] = i as u16;
+        self.empty_count += 1;
     }
 
     /// Removes stones given as dead (scoring) or by setup (SGF `AE`).
@@ -684,37 +801,8 @@ impl Board {
         if self.cells[p.0] != EMPTY {
             return;
         }
-        let i = p.0;
-        self.remove_empty(i);
-        self.cells[i] = c.cell();
-        self.stones[c.index()].set(i);
-        self.hash ^= zobrist::STONE[c.index()][i];
-        self.head[i] = i as u16;
-        self.next[i] = i as u16;
-        self.chain_len[i] = 1;
-        self.lib_count[i] = 0;
-        self.lib_sum[i] = 0;
-        self.lib_sum_sq[i] = 0;
-        for q in self.neighbours(p) {
-            match self.cells[q] {
-                EMPTY => self.add_lib(i, q),
-                BORDER => {}
-                _ => {
-                    let h = self.head[q] as usize;
-                    self.remove_lib(h, i);
-                }
-            }
-        }
-        for q in self.neighbours(p) {
-            if self.cells[q] == c.cell() {
-                let h = self.head[q] as usize;
-                let mine = self.head[i] as usize;
-                if h != mine {
-                    self.merge(mine, h);
-                }
-            }
-        }
-        self.ko = None;
+        self.add_stone(c, p.0);
+        self.ko = 0;
     }
 
     /// A copy with the given chains (any stones in `dead`) taken off.
@@ -724,7 +812,7 @@ impl Board {
     }
 
     pub fn clear_ko(&mut self) {
-        self.ko = None;
+        self.ko = 0;
     }
 
     // ---- areas ------------------------------------------------------------
@@ -747,6 +835,23 @@ impl Board {
         (
             self.stones[0].count() + self.area_territory(Color::Black).count(),
             self.stones[1].count() + self.area_territory(Color::White).count(),
+        )
+    }
+
+    /// Area counts for the end of a playout, where every empty region is a
+    /// single point: an empty point counts for a colour when all its
+    /// neighbours are that colour's stones. A few word operations instead of
+    /// flood fills; larger regions (seki liberties) count for nobody.
+    #[inline]
+    pub fn playout_area_counts(&self) -> (u32, u32) {
+        let empty = self.empty_points();
+        let [black, white] = self.stones;
+        let s = self.stride;
+        let near_white_or_empty = (white | empty).neighbours(s);
+        let near_black_or_empty = (black | empty).neighbours(s);
+        (
+            black.count() + empty.and_not(&near_white_or_empty).count(),
+            white.count() + empty.and_not(&near_black_or_empty).count(),
         )
     }
 
@@ -840,6 +945,9 @@ impl Board {
             if self.cells[p.0] != expected {
                 return Err(format!("cell {} disagrees with bitboards", p.0));
             }
+            if self.nbr[p.0] != fresh.nbr[p.0] {
+                return Err(format!("neighbour counts of {} differ", p.0));
+            }
             if expected != EMPTY {
                 if self.chain_stones(p) != fresh.chain_stones(p) {
                     return Err(format!("chain through {} differs", p.0));
@@ -854,7 +962,7 @@ impl Board {
                 return Err(format!("empty list misses {}", p.0));
             }
         }
-        if self.empties.len() != fresh.empties.len() {
+        if self.empty_count != fresh.empty_count {
             return Err("empty list length differs".into());
         }
         Ok(())

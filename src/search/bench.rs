@@ -40,7 +40,7 @@ pub fn playouts_per_second(
             .map(|t| {
                 let empty = &empty;
                 s.spawn(move || {
-                    let mut rng = rand::rngs::SmallRng::seed_from_u64(seed.wrapping_add(t as u64));
+                    let mut rng = super::rng::FastRng::seed_from_u64(seed.wrapping_add(t as u64));
                     let mut board = empty.clone();
                     let (mut n, mut moves) = (0u64, 0u64);
                     while start.elapsed() < duration {

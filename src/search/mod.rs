@@ -4,6 +4,7 @@
 
 pub mod bench;
 pub mod playout;
+pub mod rng;
 pub mod status;
 
 use crate::board::{Color, Move};

@@ -46,7 +46,7 @@ pub fn light_playout(
         moves += 1;
         to_move = to_move.opponent();
     }
-    let (black, white) = board.area_counts();
+    let (black, white) = board.playout_area_counts();
     PlayoutResult {
         black,
         white,
