@@ -481,7 +481,7 @@ impl Board {
     /// never good, so playouts leave such points alone.
     #[inline]
     pub fn is_eye_like(&self, c: Color, p: Point) -> bool {
-        let not_own = NBR_EMPTY * NBR_FIELD | nbr_unit(c.opponent()) * NBR_FIELD;
+        let not_own = (NBR_EMPTY * NBR_FIELD) | (nbr_unit(c.opponent()) * NBR_FIELD);
         if self.nbr[p.0] & not_own != 0 {
             return false;
         }
