@@ -86,9 +86,10 @@ impl Bitboard {
         }
     }
 
-    /// Shift towards higher indices by `n < 64` bits.
+    /// Shift towards higher indices by `0 < n < 64` bits (a board stride is at most 26).
     #[inline]
     fn shl(&self, n: u32) -> Bitboard {
+        debug_assert!(n > 0 && n < 64);
         let mut r = Bitboard::EMPTY;
         r.words[0] = self.words[0] << n;
         for i in 1..WORDS {
@@ -97,9 +98,10 @@ impl Bitboard {
         r
     }
 
-    /// Shift towards lower indices by `n < 64` bits.
+    /// Shift towards lower indices by `0 < n < 64` bits.
     #[inline]
     fn shr(&self, n: u32) -> Bitboard {
+        debug_assert!(n > 0 && n < 64);
         let mut r = Bitboard::EMPTY;
         for i in 0..WORDS - 1 {
             r.words[i] = (self.words[i] >> n) | (self.words[i + 1] << (64 - n));
@@ -200,13 +202,13 @@ mod tests {
 
     #[test]
     fn flood_fill_stays_inside() {
-        // A 3-wide strip split by a wall at index 12.
+        // One row of a board with stride 20, split by a wall at index 12.
         let mut within = Bitboard::EMPTY;
         for i in [10, 11, 13, 14] {
             within.set(i);
         }
-        let filled = Bitboard::single(10).flood_fill(&within, 100);
+        let filled = Bitboard::single(10).flood_fill(&within, 20);
         assert_eq!(filled.iter().collect::<Vec<_>>(), vec![10, 11]);
-        assert_eq!(within.components(100).len(), 2);
+        assert_eq!(within.components(20).len(), 2);
     }
 }
