@@ -75,8 +75,8 @@ impl Board {
 
         loop {
             let mut changed = false;
-            for k in 0..chains.len() {
-                if !chains[k].alive {
+            for (k, chain) in chains.iter_mut().enumerate() {
+                if !chain.alive {
                     continue;
                 }
                 let vital = regions
@@ -84,7 +84,7 @@ impl Board {
                     .filter(|r| r.alive && r.vital_to.contains(&k))
                     .count();
                 if vital < 2 {
-                    chains[k].alive = false;
+                    chain.alive = false;
                     changed = true;
                 }
             }

@@ -246,7 +246,7 @@ fn sample_ownership(board: &Board, to_move: Color, config: &StatusConfig) -> Tal
                     for k in 0..share {
                         // Half the playouts with each side first: a final
                         // position belongs to neither player's turn.
-                        let first = if (k + t as u32) % 2 == 0 {
+                        let first = if (k + t as u32).is_multiple_of(2) {
                             to_move
                         } else {
                             to_move.opponent()
