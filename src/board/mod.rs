@@ -9,6 +9,7 @@
 //!
 //! The board knows nothing of ko or superko history: that is [`crate::game`].
 
+pub mod benson;
 pub mod bitboard;
 pub mod coord;
 pub mod zobrist;

@@ -1,9 +1,22 @@
 //! Which chains are dead, alive or in seki at the end of a game, and an
 //! ownership estimate for any position.
+//!
+//! The judgement combines statistics with structure:
+//! - ownership from many playouts that capture what is in atari, save what
+//!   can be saved and avoid multi-stone self-atari (so that sekis and shared
+//!   liberties survive them), half of them with each side moving first;
+//! - Benson's test: pass-alive chains are never dead, and opposing stones in
+//!   their small enclosures always are;
+//! - seki: chains of both colours sharing liberties that neither side can
+//!   fill without self-atari, and whose other liberties are eyes;
+//! - bent four in the corner, which counts as dead (Japanese rules settle it
+//!   so; elsewhere the attacker can remove every ko threat first).
 
-use crate::board::{Bitboard, Color};
+use crate::board::{Bitboard, Board, Color, Move, Point};
 use crate::game::Game;
 use crate::score::{score_game, Score};
+use rand::rngs::SmallRng;
+use rand::{RngCore, SeedableRng};
 
 #[derive(Clone, Debug)]
 pub struct StatusConfig {
@@ -33,6 +46,9 @@ pub struct Judgement {
     pub ownership: Vec<f64>,
     /// The score with the dead stones removed, under the game's rules.
     pub score: Score,
+    /// Mean playout result, Black's points minus White's (area, komi
+    /// included): the expected lead when the position is not finished.
+    pub score_lead: f64,
 }
 
 impl Judgement {
@@ -40,30 +56,443 @@ impl Judgement {
         let b = game.board();
         (*b.stones(Color::Black) | *b.stones(Color::White)).and_not(&(self.dead | self.seki))
     }
+
+    /// Ownership of a point, -1 (White) .. 1 (Black).
+    pub fn owner_at(&self, board: &Board, p: Point) -> f64 {
+        let (x, y) = board.xy(p);
+        let n = board.size();
+        self.ownership
+            .get((n - 1 - y) * n + x)
+            .copied()
+            .unwrap_or(0.0)
+    }
 }
 
-/// Judges the position of `game`.
-///
-/// Placeholder until the dead-stone judgement lands: every chain alive.
-pub fn judge(game: &Game, _config: &StatusConfig) -> Judgement {
-    let none = Bitboard::EMPTY;
-    Judgement {
-        dead: none,
-        seki: none,
-        ownership: Vec::new(),
-        score: score_game(game, &none, &none),
+/// Judges the finished position of `game`: dead and seki chains, ownership,
+/// and the score under the game's rules.
+pub fn judge(game: &Game, config: &StatusConfig) -> Judgement {
+    let board = game.board();
+    let tally = sample_ownership(board, game.to_move(), config);
+    let own = tally.ownership_by_index(board);
+
+    let alive_black = board.pass_alive(Color::Black);
+    let alive_white = board.pass_alive(Color::White);
+    let pass_alive = alive_black.chains | alive_white.chains;
+    let surely_dead = (alive_black.territory & *board.stones(Color::White))
+        | (alive_white.territory & *board.stones(Color::Black));
+
+    let mut dead = Bitboard::EMPTY;
+    for head in board.chains() {
+        let Some(c) = board.color_at(head) else {
+            continue;
+        };
+        let stones = board.chain_stones(head);
+        if pass_alive.intersects(&stones) {
+            continue;
+        }
+        let sign = if c == Color::Black { 1.0 } else { -1.0 };
+        let mean = stones.iter().map(|i| sign * own[i]).sum::<f64>() / stones.count() as f64;
+        if mean < 0.0 || surely_dead.intersects(&stones) {
+            dead |= stones;
+        }
     }
+    let (bent_four_dead, bent_four_alive) = bent_fours_in_corners(board);
+    dead = (dead | bent_four_dead).and_not(&bent_four_alive);
+
+    let seki = seki_chains(board, &dead, &pass_alive).and_not(&(bent_four_dead | bent_four_alive));
+    dead = dead.and_not(&seki);
+
+    Judgement {
+        dead,
+        seki,
+        ownership: tally.ownership_rows(board),
+        score: score_game(game, &dead, &seki),
+        score_lead: tally.mean_margin(game),
+    }
+}
+
+/// The same judgement for a position in mid-game: ownership and expected
+/// lead are the useful parts there (analysis), the dead stones a guess.
+pub fn estimate(game: &Game, config: &StatusConfig) -> Judgement {
+    judge(game, config)
 }
 
 /// A move for `color` that helps remove dead opposing stones, for
 /// `kgs-genmove_cleanup` and for Tromp-Taylor, where dead stones must be
 /// captured before passing. `None` when no dead opposing stones remain.
 ///
-/// Placeholder until the dead-stone judgement lands.
-pub fn cleanup_move(
-    _game: &Game,
-    _color: Color,
-    _judgement: &Judgement,
-) -> Option<crate::board::Move> {
+/// Fills a liberty of a dead opposing chain, preferring captures, then
+/// liberties where the new stone is not itself in atari and that are not
+/// the mover's own eyes; any legal liberty will do as a last resort.
+pub fn cleanup_move(game: &Game, color: Color, judgement: &Judgement) -> Option<Move> {
+    let board = game.board();
+    let dead_opponents = judgement.dead & *board.stones(color.opponent());
+    if dead_opponents.is_empty() {
+        return None;
+    }
+    let stride = board.stride();
+    let empty = board.empty_points();
+    let liberties = dead_opponents.neighbours(stride) & empty;
+    let legal = |p: Point| game.is_legal(color, Move::Place(p));
+
+    // Captures first: a dead chain in atari.
+    let mut best: Option<(u32, Point)> = None;
+    for p in liberties.iter().map(Point) {
+        if !legal(p) {
+            continue;
+        }
+        let rank = if board.predict(color, p).is_ok_and(|pr| pr.captures > 0) {
+            0
+        } else if board.is_eye_like(color, p) {
+            3
+        } else if self_atari_size(board, color, p).is_some() {
+            2
+        } else {
+            1
+        };
+        if best.is_none_or(|(r, _)| rank < r) {
+            best = Some((rank, p));
+        }
+    }
+    if let Some((_, p)) = best {
+        return Some(Move::Place(p));
+    }
+    // No liberty is playable (e.g. all are opposing eyes): approach from the
+    // empty region around the dead stones instead.
+    let region = liberties.flood_fill(&empty, stride);
+    region
+        .iter()
+        .map(Point)
+        .filter(|&p| {
+            legal(p) && !board.is_eye_like(color, p) && self_atari_size(board, color, p).is_none()
+        })
+        .map(Move::Place)
+        .next()
+}
+
+// ---- ownership playouts ------------------------------------------------------
+
+struct Tally {
+    playouts: u32,
+    /// Per padded point index: playouts ending with the point Black's, White's.
+    black: Vec<u32>,
+    white: Vec<u32>,
+    /// Sum of area margins (Black minus White, komi not included).
+    margin: f64,
+}
+
+impl Tally {
+    fn new(len: usize) -> Tally {
+        Tally {
+            playouts: 0,
+            black: vec![0; len],
+            white: vec![0; len],
+            margin: 0.0,
+        }
+    }
+
+    fn add(&mut self, other: &Tally) {
+        self.playouts += other.playouts;
+        for (a, b) in self.black.iter_mut().zip(&other.black) {
+            *a += b;
+        }
+        for (a, b) in self.white.iter_mut().zip(&other.white) {
+            *a += b;
+        }
+        self.margin += other.margin;
+    }
+
+    fn ownership_by_index(&self, board: &Board) -> Vec<f64> {
+        let n = self.playouts.max(1) as f64;
+        let mut own = vec![0.0; self.black.len()];
+        for p in board.points() {
+            own[p.0] = (self.black[p.0] as f64 - self.white[p.0] as f64) / n;
+        }
+        own
+    }
+
+    fn ownership_rows(&self, board: &Board) -> Vec<f64> {
+        let by_index = self.ownership_by_index(board);
+        let n = board.size();
+        let mut rows = Vec::with_capacity(n * n);
+        for y in (0..n).rev() {
+            for x in 0..n {
+                let v = board.point(x, y).map_or(0.0, |p| by_index[p.0]);
+                rows.push(v);
+            }
+        }
+        rows
+    }
+
+    fn mean_margin(&self, game: &Game) -> f64 {
+        self.margin / self.playouts.max(1) as f64 - game.rules().komi
+    }
+}
+
+fn sample_ownership(board: &Board, to_move: Color, config: &StatusConfig) -> Tally {
+    let threads = config.threads.max(1);
+    let total = config.playouts.max(1);
+    let len = board.stride() * (board.size() + 2) + 1;
+    let mut tally = Tally::new(len);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|t| {
+                let share = total / threads as u32 + u32::from((t as u32) < total % threads as u32);
+                scope.spawn(move || {
+                    let mut rng = SmallRng::seed_from_u64(
+                        config.seed ^ (t as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+                    );
+                    let mut mine = Tally::new(len);
+                    for k in 0..share {
+                        // Half the playouts with each side first: a final
+                        // position belongs to neither player's turn.
+                        let first = if (k + t as u32).is_multiple_of(2) {
+                            to_move
+                        } else {
+                            to_move.opponent()
+                        };
+                        let mut b = board.clone();
+                        status_playout(&mut b, first, &mut rng);
+                        let black = *b.stones(Color::Black) | b.area_territory(Color::Black);
+                        let white = *b.stones(Color::White) | b.area_territory(Color::White);
+                        for i in black.iter() {
+                            mine.black[i] += 1;
+                        }
+                        for i in white.iter() {
+                            mine.white[i] += 1;
+                        }
+                        mine.margin += black.count() as f64 - white.count() as f64;
+                        mine.playouts += 1;
+                    }
+                    mine
+                })
+            })
+            .collect();
+        for w in workers {
+            if let Ok(part) = w.join() {
+                tally.add(&part);
+            }
+        }
+    });
+    tally
+}
+
+/// When placing `color` at `p` leaves the new chain with one liberty and
+/// captures nothing: the size of that chain.
+fn self_atari_size(board: &Board, color: Color, p: Point) -> Option<u32> {
+    let mut empty_neighbours = 0;
+    for q in board.neighbours(p) {
+        if board.is_empty_at(Point(q)) {
+            empty_neighbours += 1;
+        }
+    }
+    if empty_neighbours >= 2 {
+        return None;
+    }
+    let prediction = board.predict(color, p).ok()?;
+    if prediction.captures > 0 {
+        return None;
+    }
+    let stride = board.stride();
+    let mut liberties = Bitboard::single(p.0).neighbours(stride) & board.empty_points();
+    let mut size = 1;
+    let mut counted: [usize; 4] = [usize::MAX; 4];
+    for (k, q) in board.neighbours(p).into_iter().enumerate() {
+        if board.color_at(Point(q)) == Some(color) {
+            let id = board.chain_id(Point(q));
+            if !counted.contains(&id) {
+                counted[k] = id;
+                size += board.chain_len(Point(q));
+                liberties |= board.chain_liberties(Point(q));
+            }
+        }
+    }
+    liberties.clear(p.0);
+    (liberties.count() <= 1).then_some(size)
+}
+
+/// A reply to the last move: capture an opposing chain it left in atari, or
+/// save an own chain it put in atari when extending gives two liberties.
+fn tactical_reply(board: &Board, color: Color, last: Point) -> Option<Point> {
+    let mut save = None;
+    for q in board.neighbours(last).into_iter().chain([last.0]) {
+        let q = Point(q);
+        let Some(c) = board.color_at(q) else {
+            continue;
+        };
+        let Some(lib) = board.atari_liberty(q) else {
+            continue;
+        };
+        if !board.is_legal_no_suicide(color, lib) {
+            continue;
+        }
+        if c != color {
+            return Some(lib);
+        }
+        if save.is_none() && self_atari_size(board, color, lib).is_none() {
+            save = Some(lib);
+        }
+    }
+    save
+}
+
+/// A random legal move that fills no eye and puts no chain of two or more
+/// stones in atari; a lone stone in atari (throw-in, nakade) is played only
+/// half the times it comes up.
+fn random_status_move(board: &Board, color: Color, rng: &mut SmallRng) -> Option<Point> {
+    let empties = board.empties();
+    let n = empties.len();
+    if n == 0 {
+        return None;
+    }
+    let start = crate::search::playout::below(rng, n);
+    for k in 0..n {
+        let p = Point(empties[(start + k) % n] as usize);
+        if board.is_eye_like(color, p) || !board.is_legal_no_suicide(color, p) {
+            continue;
+        }
+        match self_atari_size(board, color, p) {
+            None => return Some(p),
+            Some(1) if rng.next_u32() & 1 == 0 => return Some(p),
+            Some(_) => {}
+        }
+    }
     None
+}
+
+fn status_playout(board: &mut Board, mut to_move: Color, rng: &mut SmallRng) {
+    let limit = 3 * board.size() * board.size();
+    let mut passes = 0;
+    let mut last: Option<Point> = None;
+    for _ in 0..limit {
+        let reply = last.and_then(|p| tactical_reply(board, to_move, p));
+        match reply.or_else(|| random_status_move(board, to_move, rng)) {
+            Some(p) => {
+                board.place_unchecked(to_move, p);
+                passes = 0;
+                last = Some(p);
+            }
+            None => {
+                board.clear_ko();
+                passes += 1;
+                last = None;
+                if passes == 2 {
+                    break;
+                }
+            }
+        }
+        to_move = to_move.opponent();
+    }
+}
+
+// ---- structure -------------------------------------------------------------
+
+/// Whether `color` can play at `p` without the new chain being left in
+/// atari (or without liberties) and without capturing: "approaching".
+fn can_approach(board: &Board, color: Color, p: Point) -> bool {
+    board.is_legal_no_suicide(color, p) && self_atari_size(board, color, p).is_none()
+}
+
+/// Chains in seki: after taking off the chains judged dead, an empty point
+/// touching both colours that neither side can fill safely is a shared
+/// liberty; the chains around it are in seki when each of their other
+/// liberties is safe from the opponent too (an eye, or another shared
+/// liberty).
+fn seki_chains(board: &Board, dead: &Bitboard, pass_alive: &Bitboard) -> Bitboard {
+    // Chains judged dead may only be dead because the playouts broke a seki
+    // they are part of; look at the literal board first, then at the board
+    // without the dead chains, and keep what the structure supports.
+    let mut seki = seki_on(board, pass_alive);
+    let live = board.without(dead);
+    seki |= seki_on(&live, pass_alive);
+    seki
+}
+
+fn seki_on(board: &Board, pass_alive: &Bitboard) -> Bitboard {
+    let stride = board.stride();
+    let empty = board.empty_points();
+    let touches_black = board.stones(Color::Black).neighbours(stride);
+    let touches_white = board.stones(Color::White).neighbours(stride);
+    let shared = empty & touches_black & touches_white;
+    let mut seki_points = Bitboard::EMPTY;
+    for p in shared.iter().map(Point) {
+        if !can_approach(board, Color::Black, p) && !can_approach(board, Color::White, p) {
+            seki_points.set(p.0);
+        }
+    }
+    if seki_points.is_empty() {
+        return Bitboard::EMPTY;
+    }
+    let mut seki = Bitboard::EMPTY;
+    for p in seki_points.iter().map(Point) {
+        let mut around = [Bitboard::EMPTY; 2];
+        for q in board.neighbours(p) {
+            let q = Point(q);
+            let Some(c) = board.color_at(q) else {
+                continue;
+            };
+            let stones = board.chain_stones(q);
+            if pass_alive.intersects(&stones) {
+                continue;
+            }
+            let liberties = board.chain_liberties(q);
+            let holds = liberties
+                .iter()
+                .map(Point)
+                .all(|l| seki_points.contains(l.0) || !can_approach(board, c.opponent(), l));
+            if holds {
+                around[c.index()] |= stones;
+            }
+        }
+        if !around[0].is_empty() && !around[1].is_empty() {
+            seki |= around[0] | around[1];
+        }
+    }
+    seki
+}
+
+/// Bent four in the corner: a chain whose only liberties are the two empty
+/// points of an L-shaped eye space in the corner, the other points of which
+/// hold two opposing stones. The attacker can fill the outside and start a
+/// ko the defender cannot win once threats are gone, so the chain is dead
+/// and the two attacking stones inside are alive. Returns (dead, alive).
+fn bent_fours_in_corners(board: &Board) -> (Bitboard, Bitboard) {
+    let n = board.size();
+    let mut dead = Bitboard::EMPTY;
+    let mut alive = Bitboard::EMPTY;
+    if n < 5 {
+        return (dead, alive);
+    }
+    for (flip_x, flip_y) in [(false, false), (true, false), (false, true), (true, true)] {
+        let at = |dx: usize, dy: usize| -> Option<Point> {
+            let x = if flip_x { n - 1 - dx } else { dx };
+            let y = if flip_y { n - 1 - dy } else { dy };
+            board.point(x, y).ok()
+        };
+        // Both orientations of the L are covered by symmetry of the test.
+        let (Some(corner), Some(a1), Some(a2), Some(e1), Some(e2), Some(inner)) =
+            (at(0, 0), at(1, 0), at(0, 1), at(2, 0), at(0, 2), at(1, 1))
+        else {
+            continue;
+        };
+        let Some(defender) = board.color_at(inner) else {
+            continue;
+        };
+        let attacker = defender.opponent();
+        let shape = board.is_empty_at(corner)
+            && board.is_empty_at(e1)
+            && board.is_empty_at(e2)
+            && board.color_at(a1) == Some(attacker)
+            && board.color_at(a2) == Some(attacker);
+        if !shape {
+            continue;
+        }
+        let mut eye_points = Bitboard::single(e1.0);
+        eye_points.set(e2.0);
+        if board.chain_liberties(inner) == eye_points {
+            dead |= board.chain_stones(inner);
+            alive |= board.chain_stones(a1) | board.chain_stones(a2);
+        }
+    }
+    (dead, alive)
 }

@@ -1,0 +1,160 @@
+//! ishi's counting against GNU Go 3.8 on finished self-play games
+//! (tests/data/scoring/, made by tests/tools/gen_scoring_corpus.py).
+//!
+//! Each line: size, komi (Japanese), komi (Chinese), level, seed, moves
+//! (GTP vertices, Black first, alternating), GNU Go's `final_score` under
+//! its Japanese rules and under `--chinese-rules`, its dead stones.
+
+use ishi::board::coord::parse_vertex;
+use ishi::board::{Color, Move};
+use ishi::game::Game;
+use ishi::rules::Rules;
+use ishi::score::score_game;
+use ishi::search::status::{judge, StatusConfig};
+use std::time::Instant;
+
+struct Record {
+    source: String,
+    size: usize,
+    komi_japanese: f64,
+    komi_chinese: f64,
+    moves: Vec<String>,
+    japanese: String,
+    chinese: String,
+    dead: String,
+}
+
+fn load() -> Vec<Record> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/scoring");
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .expect("corpus directory")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+        .collect();
+    files.sort();
+    let mut records = Vec::new();
+    for path in files {
+        let text = std::fs::read_to_string(&path).expect("readable corpus file");
+        for (n, line) in text.lines().enumerate() {
+            let f: Vec<&str> = line.split('\t').collect();
+            assert!(f.len() >= 8, "{}:{}: malformed line", path.display(), n + 1);
+            records.push(Record {
+                source: format!("{}:{}", path.file_name().unwrap().to_string_lossy(), n + 1),
+                size: f[0].parse().expect("size"),
+                komi_japanese: f[1].parse().expect("komi"),
+                komi_chinese: f[2].parse().expect("komi"),
+                moves: f[5].split_whitespace().map(str::to_string).collect(),
+                japanese: f[6].to_string(),
+                chinese: f[7].to_string(),
+                dead: f.get(8).unwrap_or(&"").to_string(),
+            });
+        }
+    }
+    records
+}
+
+fn replay(r: &Record) -> Game {
+    // Simple ko while replaying: GNU Go's own games follow it.
+    let mut g = Game::new(r.size, Rules::preset("japanese").unwrap()).unwrap();
+    for (i, v) in r.moves.iter().enumerate() {
+        let colour = if i % 2 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let mv = match parse_vertex(v, r.size).expect("vertex") {
+            Some(p) => Move::Place(p),
+            None => Move::Pass,
+        };
+        g.play(colour, mv)
+            .unwrap_or_else(|e| panic!("{}: move {} {v}: {e}", r.source, i + 1));
+    }
+    g
+}
+
+fn winner(score: &str) -> char {
+    score.chars().next().unwrap_or('0')
+}
+
+#[test]
+fn agrees_with_gnugo_on_finished_games() {
+    let records = load();
+    assert!(!records.is_empty(), "the corpus is empty");
+    let config = StatusConfig {
+        threads: 2,
+        ..StatusConfig::default()
+    };
+    let mut winners = [0usize; 2];
+    let mut exact = [0usize; 2];
+    let started = Instant::now();
+    let mut slowest: Vec<(usize, f64)> = Vec::new();
+    for r in &records {
+        let mut g = replay(r);
+        let t = Instant::now();
+        let j = judge(&g, &config);
+        let secs = t.elapsed().as_secs_f64();
+        match slowest.iter_mut().find(|(size, _)| *size == r.size) {
+            Some(entry) => entry.1 = entry.1.max(secs),
+            None => slowest.push((r.size, secs)),
+        }
+        let mut ours = Vec::new();
+        for (name, komi) in [("japanese", r.komi_japanese), ("chinese", r.komi_chinese)] {
+            let mut rules = Rules::preset(name).unwrap();
+            rules.komi = komi;
+            g.set_rules(rules);
+            ours.push(score_game(&g, &j.dead, &j.seki).to_string());
+        }
+        let theirs = [&r.japanese, &r.chinese];
+        for k in 0..2 {
+            winners[k] += usize::from(winner(&ours[k]) == winner(theirs[k]));
+            exact[k] += usize::from(&ours[k] == theirs[k]);
+        }
+        if ours[0] != r.japanese || ours[1] != r.chinese {
+            let dead: Vec<String> = j
+                .dead
+                .iter()
+                .map(|i| ishi::board::coord::vertex_name(ishi::board::Point(i), r.size))
+                .collect();
+            println!(
+                "{} ({}x{}): ishi japanese {} chinese {} | gnugo japanese {} chinese {}\n  ishi dead: {}\n  gnugo dead: {}\n  seki stones: {}\n{}",
+                r.source,
+                r.size,
+                r.size,
+                ours[0],
+                ours[1],
+                r.japanese,
+                r.chinese,
+                dead.join(" "),
+                r.dead,
+                j.seki.count(),
+                g.board().to_ascii()
+            );
+        }
+    }
+    let n = records.len() as f64;
+    let pct = |x: usize| 100.0 * x as f64 / n;
+    println!(
+        "{} games in {:.1}s: winner japanese {:.1}% chinese {:.1}%, exact japanese {:.1}% chinese {:.1}%",
+        records.len(),
+        started.elapsed().as_secs_f64(),
+        pct(winners[0]),
+        pct(winners[1]),
+        pct(exact[0]),
+        pct(exact[1])
+    );
+    for (size, secs) in &slowest {
+        println!("slowest judgement on {size}x{size}: {secs:.3}s");
+    }
+    for k in 0..2 {
+        assert!(
+            pct(winners[k]) >= 98.0,
+            "winner agreement {:.1}%",
+            pct(winners[k])
+        );
+        assert!(
+            pct(exact[k]) >= 90.0,
+            "exact agreement {:.1}%",
+            pct(exact[k])
+        );
+    }
+}

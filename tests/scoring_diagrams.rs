@@ -1,0 +1,249 @@
+//! Finished positions drawn as diagrams, with the verdict a strong player
+//! (and the rules) would give.
+
+use ishi::board::coord::parse_vertex;
+use ishi::board::{Bitboard, Board, Color, Move, Point};
+use ishi::game::Game;
+use ishi::rules::Rules;
+use ishi::score::score_game;
+use ishi::search::status::{cleanup_move, judge, Judgement, StatusConfig};
+
+fn game(diagram: &str, rules: &str) -> Game {
+    let board = Board::from_ascii(diagram).expect("valid diagram");
+    Game::from_position(board, Color::Black, Rules::preset(rules).expect("preset"))
+}
+
+fn config() -> StatusConfig {
+    StatusConfig {
+        playouts: 1000,
+        threads: 2,
+        seed: 7,
+    }
+}
+
+fn at(g: &Game, v: &str) -> Point {
+    parse_vertex(v, g.size()).unwrap().unwrap()
+}
+
+fn dead_at(j: &Judgement, g: &Game, v: &str) -> bool {
+    j.dead.contains(at(g, v).0)
+}
+
+fn score_under(g: &Game, j: &Judgement, rules: &str) -> String {
+    let mut g = g.clone();
+    g.set_rules(Rules::preset(rules).unwrap());
+    score_game(&g, &j.dead, &j.seki).to_string()
+}
+
+#[test]
+fn dead_stone_inside_territory_is_removed() {
+    let g = game(
+        "
+        . . . X O . . . .
+        . . . X O . . . .
+        . . . X O . X . .
+        . . . X O . . . .
+        . . . X O . . . .
+        . . . X O . . . .
+        . . . X O . . . .
+        . . . X O . . . .
+        . . . X O . . . .",
+        "chinese",
+    );
+    let j = judge(&g, &config());
+    assert!(dead_at(&j, &g, "G7"));
+    assert_eq!(j.dead.count(), 1);
+    // Area: Black 36, White 45 + 7.5.
+    assert_eq!(j.score.to_string(), "W+16.5");
+    // Territory: Black 27, White 36 + 1 prisoner + 6.5.
+    assert_eq!(score_under(&g, &j, "japanese"), "W+16.5");
+    // Tromp-Taylor counts the literal position: G7 stays on the board and
+    // makes White's whole region neutral.
+    assert_eq!(score_under(&g, &j, "tromp-taylor"), "B+20.5");
+    // Ownership reads row by row from the top left.
+    assert!(j.ownership[0] > 0.5, "A9 is Black's");
+    assert!(j.ownership[8] < 0.0, "J9 is mostly White's");
+    assert!(j.ownership[2 * 9 + 6] < 0.0, "G7 belongs to White");
+}
+
+#[test]
+fn seki_counts_under_area_but_not_under_japanese() {
+    // The white C column and the black D-E chain share D9 and D1: whoever
+    // fills one is captured, so both live without eyes.
+    let g = game(
+        "
+        . X O . X O O O .
+        X X O X X O O O O
+        . X O X X O O O .
+        X X O X X O O O O
+        X X O X X O O O O
+        X X O X X O O O O
+        X X O X X O O O O
+        X X O X X O O O O
+        X X O . X O O O O",
+        "chinese",
+    );
+    let j = judge(&g, &config());
+    assert!(j.dead.is_empty(), "nothing is dead: {:?}", j.dead);
+    assert!(j.seki.contains(at(&g, "C5").0));
+    assert!(j.seki.contains(at(&g, "E5").0));
+    assert!(!j.seki.contains(at(&g, "B5").0));
+    // Area: Black 18 + 16 seki stones, White 36 + 9 seki stones + 7.5.
+    assert_eq!(j.score.to_string(), "W+18.5");
+    // Territory: two eyes each, the seki counts for nobody.
+    assert_eq!(score_under(&g, &j, "japanese"), "W+6.5");
+}
+
+#[test]
+fn bent_four_in_the_corner_is_dead() {
+    let g = game(
+        "
+        . X . O X . . . .
+        X O O O X . . . .
+        . O O O X . . . .
+        O O O O X . . . .
+        X X X X X . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .",
+        "japanese",
+    );
+    let j = judge(&g, &config());
+    assert!(dead_at(&j, &g, "B8") && dead_at(&j, &g, "D9") && dead_at(&j, &g, "A6"));
+    assert!(!dead_at(&j, &g, "B9") && !dead_at(&j, &g, "A8"));
+    assert!(j.seki.is_empty());
+    // 70 points of territory and 11 prisoners against komi.
+    assert_eq!(j.score.to_string(), "B+74.5");
+    assert_eq!(score_under(&g, &j, "chinese"), "B+73.5");
+}
+
+#[test]
+fn false_eyes_do_not_make_a_group_alive() {
+    // C1 and E1 look like eyes, but Black's D2 makes both false.
+    let g = game(
+        "
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        X X X X X X X . .
+        X O O X O O X . .
+        X O . O . O X . .",
+        "japanese",
+    );
+    let j = judge(&g, &config());
+    for v in ["B1", "B2", "C2", "D1", "E2", "F2", "F1"] {
+        assert!(dead_at(&j, &g, v), "{v} should be dead");
+    }
+    assert_eq!(j.dead.count(), 7);
+    // Territory: 69 points and 7 prisoners.
+    assert_eq!(j.score.to_string(), "B+69.5");
+    assert_eq!(score_under(&g, &j, "chinese"), "B+73.5");
+}
+
+#[test]
+fn dame_count_for_nobody() {
+    let g = game(
+        "
+        . . X . O . . . .
+        . . X . O . . . .
+        . . X . O . . . .
+        . . X . O . . . .
+        . . X . O . . . .
+        . . X . O . . . .
+        . . X . O . . . .
+        . . X . O . . . .
+        . . X . O . . . .",
+        "chinese",
+    );
+    let j = judge(&g, &config());
+    assert!(j.dead.is_empty() && j.seki.is_empty());
+    assert_eq!(j.score.to_string(), "W+25.5");
+    assert_eq!(score_under(&g, &j, "japanese"), "W+24.5");
+    assert!(j.ownership[3].abs() < 0.6, "D9 is dame: {}", j.ownership[3]);
+}
+
+#[test]
+fn one_eye_and_a_stone_in_atari_is_alive() {
+    // White's corner group has one clean eye (A9) and a black stone inside
+    // the other eye space; it looks short of eyes, but C9 is in atari and
+    // Black can never play D9 (suicide), so the group lives and C9 is dead.
+    let g = game(
+        "
+        . O X . O X . . .
+        O O O O O X . . .
+        X X X X X X . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .",
+        "japanese",
+    );
+    let j = judge(&g, &config());
+    assert!(!dead_at(&j, &g, "B8"), "the corner group lives");
+    assert!(dead_at(&j, &g, "C9"));
+    assert!(!dead_at(&j, &g, "F9"));
+}
+
+#[test]
+fn handicap_compensation_under_chinese_and_aga() {
+    for (rules, expected) in [
+        ("chinese", "B+71.5"),
+        ("aga", "B+72.5"),
+        ("japanese", "B+72.5"),
+    ] {
+        let mut g = Game::new(9, Rules::preset(rules).unwrap()).unwrap();
+        g.fixed_handicap(2).unwrap();
+        g.play(Color::White, Move::Pass).unwrap();
+        g.play(Color::Black, Move::Pass).unwrap();
+        let none = Bitboard::EMPTY;
+        assert_eq!(
+            score_game(&g, &none, &none).to_string(),
+            expected,
+            "{rules}"
+        );
+    }
+    // Handicap given as moves counts the same once declared.
+    let mut g = Game::new(9, Rules::preset("chinese").unwrap()).unwrap();
+    for v in ["C3", "G7"] {
+        let p = at(&g, v);
+        g.play(Color::Black, Move::Place(p)).unwrap();
+    }
+    g.set_handicap_count(2);
+    let none = Bitboard::EMPTY;
+    assert_eq!(score_game(&g, &none, &none).to_string(), "B+71.5");
+}
+
+#[test]
+fn cleanup_fills_liberties_of_dead_stones_until_none_remain() {
+    let mut g = game(
+        "
+        . . . X O . . . .
+        . . . X O . . . .
+        . . . X O . X . .
+        . . . X O . . . .
+        . . . X O . . . .
+        . . . X O . . . .
+        . . . X O . . . .
+        . . . X O . . . .
+        . . . X O . . . .",
+        "tromp-taylor",
+    );
+    let j = judge(&g, &config());
+    assert_eq!(cleanup_move(&g, Color::Black, &j), None);
+    for _ in 0..4 {
+        let mv = cleanup_move(&g, Color::White, &j).expect("G7 is still on the board");
+        assert!(g.is_legal(Color::White, mv));
+        g.play(Color::White, mv).unwrap();
+        g.play(Color::Black, Move::Pass).unwrap();
+    }
+    assert!(g.board().is_empty_at(at(&g, "G7")));
+    let j = judge(&g, &config());
+    assert_eq!(cleanup_move(&g, Color::White, &j), None);
+    assert_eq!(j.score.to_string(), "W+16.5");
+}
