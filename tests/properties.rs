@@ -104,6 +104,16 @@ fn assert_consistent(game: &Game) {
     if let Err(e) = board.check_consistency() {
         panic!("{e}\n{}", board.to_ascii());
     }
+    // The O(1) atari test against the real liberty set.
+    for p in board.points().filter(|&p| !board.is_empty_at(p)) {
+        let liberties = board.chain_liberties(p);
+        assert_eq!(board.liberty_count(p), liberties.count());
+        assert_eq!(board.in_atari(p), liberties.count() == 1);
+        let only = (liberties.count() == 1)
+            .then(|| liberties.first())
+            .flatten();
+        assert_eq!(board.atari_liberty(p).map(|q| q.0), only);
+    }
 }
 
 proptest! {
@@ -138,6 +148,29 @@ proptest! {
                 assert_same(&back, &before, &format!("undo of action {i} {a:?}"));
             }
         }
+    }
+
+    /// Changing the ko or suicide rule mid-game rebuilds the superko
+    /// history: the game then judges every move as if it had been played
+    /// under the new rules from the start.
+    #[test]
+    fn changing_rules_mid_game_equals_playing_under_them(
+        size in 2..=6usize,
+        first in rules(),
+        second in rules(),
+        actions in prop::collection::vec(action(), 0..120),
+    ) {
+        let mut game = Game::new(size, first).unwrap();
+        for &a in &actions {
+            apply(&mut game, a);
+        }
+        let mut replay = Game::new(size, second).unwrap();
+        for ply in game.plies() {
+            // A move legal under the first rules may not be under the second.
+            prop_assume!(replay.play(ply.color, ply.mv).is_ok());
+        }
+        game.set_rules(second);
+        assert_same(&game, &replay, "after set_rules");
     }
 
     /// A copy taken mid-game is untouched by play on the original; undoing

@@ -213,6 +213,20 @@ impl Pair {
                     "legality of {color:?} {mv:?} differs; {}",
                     self.describe(seed)
                 );
+                // The playouts' fast test (ko point, no suicide) is exact
+                // under simple ko without suicide, for the side to move.
+                if self.ko == NaiveKo::Simple && !self.suicide {
+                    let fast = match to_engine(&self.engine, mv) {
+                        Move::Place(p) => self.engine.board().is_legal_no_suicide(color, p),
+                        Move::Pass => true,
+                    };
+                    assert_eq!(
+                        fast,
+                        engine,
+                        "is_legal_no_suicide of {color:?} {mv:?} differs; {}",
+                        self.describe(seed)
+                    );
+                }
             }
         }
     }
