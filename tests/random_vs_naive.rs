@@ -232,15 +232,22 @@ impl Pair {
     }
 }
 
-fn random_game(seed: u64, ko: KoRule, suicide: SuicideRule, tally: &mut Tally) {
+fn random_game(
+    seed: u64,
+    sizes: std::ops::RangeInclusive<usize>,
+    attempts: usize,
+    ko: KoRule,
+    suicide: SuicideRule,
+    tally: &mut Tally,
+) {
     let mut rng = SmallRng::seed_from_u64(seed);
-    let size = rng.gen_range(2..=7);
+    let size = rng.gen_range(sizes);
     let mut pair = Pair::new(size, ko, suicide);
     // Small boards fill up quickly, so they see more passes and undos.
     let pass_chance = 0.04;
     let undo_chance = 0.06;
     let wrong_colour_chance = 0.08;
-    for _ in 0..ATTEMPTS {
+    for _ in 0..attempts {
         if !pair.moves.is_empty() && rng.gen_bool(undo_chance) {
             pair.undo(seed);
             tally.undos += 1;
@@ -266,11 +273,7 @@ fn random_game(seed: u64, ko: KoRule, suicide: SuicideRule, tally: &mut Tally) {
 }
 
 fn run(ko: KoRule, suicide: SuicideRule, seed_base: u64) {
-    let mut tally = Tally::default();
-    for i in 0..GAMES {
-        random_game(seed_base + i, ko, suicide, &mut tally);
-    }
-    eprintln!("ko={ko} suicide={suicide}: {tally:?}");
+    let tally = run_with(ko, suicide, seed_base, 2..=7, GAMES, ATTEMPTS);
     assert!(tally.played > 0 && tally.undos > 0);
     match ko {
         KoRule::Simple => assert!(tally.ko > 0, "no ko came up: {tally:?}"),
@@ -280,6 +283,29 @@ fn run(ko: KoRule, suicide: SuicideRule, seed_base: u64) {
         SuicideRule::Forbidden => assert!(tally.suicide_refused > 0, "{tally:?}"),
         SuicideRule::Allowed => assert!(tally.suicides_played > 0, "{tally:?}"),
     }
+}
+
+fn run_with(
+    ko: KoRule,
+    suicide: SuicideRule,
+    seed_base: u64,
+    sizes: std::ops::RangeInclusive<usize>,
+    games: u64,
+    attempts: usize,
+) -> Tally {
+    let mut tally = Tally::default();
+    for i in 0..games {
+        random_game(
+            seed_base + i,
+            sizes.clone(),
+            attempts,
+            ko,
+            suicide,
+            &mut tally,
+        );
+    }
+    eprintln!("ko={ko} suicide={suicide} sizes={sizes:?}: {tally:?}");
+    tally
 }
 
 #[test]
@@ -304,4 +330,24 @@ fn situational_superko_against_naive() {
 fn natural_situational_superko_against_naive() {
     run(KoRule::NaturalSituational, SuicideRule::Forbidden, 7_000);
     run(KoRule::NaturalSituational, SuicideRule::Allowed, 8_000);
+}
+
+/// Longer games on larger boards (about a minute in release):
+/// `cargo test --release --test random_vs_naive -- --ignored`.
+#[test]
+#[ignore]
+fn long_games_on_larger_boards_against_naive() {
+    let mut seed = 100_000;
+    for ko in [
+        KoRule::Simple,
+        KoRule::Positional,
+        KoRule::Situational,
+        KoRule::NaturalSituational,
+    ] {
+        for suicide in [SuicideRule::Forbidden, SuicideRule::Allowed] {
+            let tally = run_with(ko, suicide, seed, 8..=13, 12, 600);
+            assert!(tally.played > 0 && tally.undos > 0);
+            seed += 1_000;
+        }
+    }
 }
