@@ -11,6 +11,7 @@
 
 pub mod bitboard;
 pub mod coord;
+pub mod tactics;
 pub mod zobrist;
 
 pub use bitboard::Bitboard;
