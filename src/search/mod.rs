@@ -3,16 +3,22 @@
 //! I/O or spawns threads.
 
 pub mod bench;
+pub mod patterns;
 pub mod playout;
+pub mod policy;
 pub mod rng;
 pub mod status;
+pub mod tree;
+pub mod uct;
 
-use crate::board::{Color, Move};
+use crate::board::{Bitboard, Color, Move, Point};
 use crate::game::Game;
-use playout::random_light_move;
-use rand::SeedableRng;
-use std::sync::atomic::AtomicBool;
-use std::time::Duration;
+use crate::rules::ScoringRule;
+use crate::score::{score, GameFacts};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+use tree::{NodeId, Tree, PASS};
+use uct::{Params, Root, Scorer, Shared};
 
 pub use bench::PlayoutKind;
 
@@ -91,62 +97,433 @@ pub struct SearchOutcome {
     pub snapshot: Snapshot,
 }
 
+/// Playouts per move when neither the limits nor the config say.
+const DEFAULT_PLAYOUTS: u64 = 10_000;
+
+/// Ownership beyond which a point counts as settled.
+const SETTLED: f64 = 0.8;
+
+/// The kept tree and the position its root stands for.
+struct Kept {
+    tree: Tree,
+    key: u64,
+    plies: usize,
+    color: Color,
+}
+
 /// The searcher keeps its tree between moves (tree reuse) and its settings.
 pub struct Searcher {
     pub config: SearchConfig,
-    rng: rand::rngs::SmallRng,
+    kept: Option<Kept>,
+    /// Own moves in a row whose win rate fell below the resign threshold.
+    hopeless_moves: u32,
+}
+
+/// A key for "this position with `color` to move" (GTP may ask either colour).
+fn root_key(game: &Game, color: Color) -> u64 {
+    game.position_key() ^ crate::board::zobrist::TO_MOVE[color.index()].rotate_left(23)
 }
 
 impl Searcher {
     pub fn new(config: SearchConfig) -> Searcher {
-        let rng = rand::rngs::SmallRng::seed_from_u64(config.seed);
-        Searcher { config, rng }
+        patterns::warm_up();
+        Searcher {
+            config,
+            kept: None,
+            hopeless_moves: 0,
+        }
     }
 
     /// Chooses a move for `color`. Returns early when `stop` becomes true,
     /// with the best move found so far.
-    ///
-    /// Placeholder until the tree search lands: a random legal move that
-    /// does not fill an own eye, passing when none is left.
     pub fn genmove(
         &mut self,
         game: &Game,
         color: Color,
-        _limits: &Limits,
-        _stop: &AtomicBool,
+        limits: &Limits,
+        stop: &AtomicBool,
     ) -> SearchOutcome {
-        let mut board = game.board().clone();
-        for _ in 0..board.size() * board.size() {
-            match random_light_move(&board, color, &mut self.rng) {
-                Some(p) if game.is_legal(color, Move::Place(p)) => {
-                    return SearchOutcome {
-                        decision: Decision::Play(Move::Place(p)),
-                        snapshot: Snapshot::default(),
-                    };
-                }
-                // Legal for the playout but not under superko: try elsewhere.
-                Some(p) => board.put_setup_stone(color.opponent(), p),
-                None => break,
-            }
-        }
-        SearchOutcome {
-            decision: Decision::Play(Move::Pass),
-            snapshot: Snapshot::default(),
-        }
+        let budget = limits.playouts.or(self.config.playouts).unwrap_or(
+            if limits.time.or(self.config.time_per_move).is_some() {
+                u64::MAX
+            } else {
+                DEFAULT_PLAYOUTS
+            },
+        );
+        let time = limits.time.or(self.config.time_per_move);
+        let start = Instant::now();
+        // Leave a little for spawning, joining and answering.
+        let deadline =
+            time.map(|t| start + t.saturating_sub((t / 20).min(Duration::from_millis(20))));
+        let (tree, root) = self.prepare(game, color);
+        let params = Params::new(game.size(), self.config.playout);
+        let shared = Shared::new(
+            &tree,
+            &root,
+            &params,
+            Scorer::of(game),
+            stop,
+            budget.max(1),
+            deadline,
+        );
+        uct::search(&shared, self.config.threads, self.seed_for(game, color));
+        let playouts = shared.done.load(Ordering::Relaxed);
+        let snapshot = snapshot(&tree, &root, &shared.ownership, playouts);
+        let decision = self.decide(game, &root, &snapshot);
+        log::info!(
+            "{} playouts in {:.2}s, {} nodes, best {:?}",
+            playouts,
+            start.elapsed().as_secs_f64(),
+            tree.len(),
+            snapshot
+                .candidates
+                .first()
+                .map(|c| (c.mv, c.visits, c.winrate))
+        );
+        self.kept = Some(Kept {
+            tree,
+            key: root_key(game, color),
+            plies: game.plies().len(),
+            color,
+        });
+        SearchOutcome { decision, snapshot }
     }
 
     /// Searches until `stop`, calling `report` about every `interval`
     /// (live analysis for `lz-analyze`, `kata-analyze`, ...).
     pub fn analyze(
         &mut self,
-        _game: &Game,
-        _color: Color,
-        _interval: Duration,
-        _stop: &AtomicBool,
-        _report: &mut dyn FnMut(&Snapshot),
+        game: &Game,
+        color: Color,
+        interval: Duration,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&Snapshot),
     ) {
+        let (tree, root) = self.prepare(game, color);
+        let params = Params::new(game.size(), self.config.playout);
+        let shared = Shared::new(
+            &tree,
+            &root,
+            &params,
+            Scorer::of(game),
+            stop,
+            u64::MAX,
+            None,
+        );
+        let interval = interval.max(Duration::from_millis(10));
+        let seed = self.seed_for(game, color);
+        let threads = self.config.threads.max(1);
+        std::thread::scope(|s| {
+            let shared = &shared;
+            s.spawn(move || uct::search(shared, threads, seed));
+            let mut next_report = Instant::now() + interval;
+            while !stop.load(Ordering::Relaxed) && !shared.halt.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(5).min(interval));
+                if Instant::now() >= next_report {
+                    let playouts = shared.done.load(Ordering::Relaxed);
+                    report(&snapshot(&tree, &root, &shared.ownership, playouts));
+                    next_report += interval;
+                }
+            }
+            shared.halt.store(true, Ordering::Relaxed);
+        });
+        self.kept = Some(Kept {
+            tree,
+            key: root_key(game, color),
+            plies: game.plies().len(),
+            color,
+        });
     }
 
     /// Forgets the kept tree (new game, rules change).
-    pub fn clear(&mut self) {}
+    pub fn clear(&mut self) {
+        self.kept = None;
+        self.hopeless_moves = 0;
+    }
+
+    /// With one thread, the same seed and position always give the same search.
+    fn seed_for(&self, game: &Game, color: Color) -> u64 {
+        self.config.seed ^ root_key(game, color)
+    }
+
+    /// The tree for this search: the kept subtree when the game went on
+    /// from the kept root, else a fresh one; the root expanded with the
+    /// moves the rules allow now.
+    fn prepare(&mut self, game: &Game, color: Color) -> (Tree, Root) {
+        let max_nodes = self.config.max_nodes;
+        let tree = match self.kept.take() {
+            Some(kept) => match follow(&kept, game, color) {
+                Some(id) => kept.tree.extract(id, max_nodes),
+                None => Tree::new(max_nodes),
+            },
+            None => Tree::new(max_nodes),
+        };
+        let opponent_last = game
+            .plies()
+            .last()
+            .filter(|ply| ply.color != color)
+            .and_then(|ply| match ply.mv {
+                Move::Place(p) => Some(p),
+                Move::Pass => None,
+            });
+        let passes = if game.plies().last().is_some_and(|ply| ply.color != color) {
+            game.consecutive_passes().min(1)
+        } else {
+            0
+        };
+        let root = Root {
+            board: game.board().clone(),
+            color,
+            passes,
+            last: opponent_last,
+        };
+        let params = Params::new(game.size(), self.config.playout);
+        uct::prepare_root(&tree, &root, game, &params);
+        (tree, root)
+    }
+
+    /// The move to play from the finished search, with game sense on top
+    /// of "most visited": resign when hopeless, pass only when passing does
+    /// not lose and no move still gains, and under territory rules do not
+    /// fill own territory at the end.
+    fn decide(&mut self, game: &Game, root: &Root, snap: &Snapshot) -> Decision {
+        let Some(best) = snap.candidates.first() else {
+            return Decision::Play(Move::Pass);
+        };
+        let board = &root.board;
+        let color = root.color;
+        let size = game.size();
+
+        let enough = snap.playouts >= 500.min(self.config.playouts.unwrap_or(500)) / 2;
+        let late_enough = game.plies().len() >= size * size / 4;
+        if self.config.resign_threshold > 0.0
+            && enough
+            && late_enough
+            && best.winrate < self.config.resign_threshold
+        {
+            self.hopeless_moves += 1;
+            if self.hopeless_moves >= 2 {
+                return Decision::Resign;
+            }
+        } else {
+            self.hopeless_moves = 0;
+        }
+
+        let own = |p: Point| -> f64 {
+            let o = ownership_at(snap, board, p);
+            if color == Color::Black {
+                o
+            } else {
+                -o
+            }
+        };
+        let literal = !game.rules().remove_dead;
+        // A move still gains when its point is unsettled, or (when dead
+        // stones are not removed) when it takes a liberty of a dead chain.
+        let gains = |p: Point| -> bool {
+            if own(p).abs() < SETTLED {
+                return true;
+            }
+            literal
+                && board.neighbours(p).into_iter().any(|q| {
+                    let q = Point(q);
+                    board.color_at(q) == Some(color.opponent()) && own(q) > 0.5
+                })
+        };
+        let legal_gaining: Vec<&Candidate> = snap
+            .candidates
+            .iter()
+            .filter(|c| matches!(c.mv, Move::Place(p) if gains(p)))
+            .collect();
+        let any_gain_left = board.points().any(|p| {
+            board.is_empty_at(p)
+                && !board.is_eye_like(color, p)
+                && gains(p)
+                && game.is_legal(color, Move::Place(p))
+        });
+        let opponent_passed = root.passes >= 1;
+        let pass_wins = || passing_wins(game, snap, color);
+        let best_placement = snap.candidates.iter().find(|c| c.mv != Move::Pass);
+
+        match best.mv {
+            Move::Pass => {
+                if let Some(c) = legal_gaining.first() {
+                    if c.winrate >= best.winrate - 0.05 || (opponent_passed && !pass_wins()) {
+                        return Decision::Play(c.mv);
+                    }
+                }
+                if opponent_passed && !pass_wins() {
+                    if let Some(c) = best_placement {
+                        return Decision::Play(c.mv);
+                    }
+                }
+                Decision::Play(Move::Pass)
+            }
+            Move::Place(p) => {
+                if gains(p) {
+                    return Decision::Play(best.mv);
+                }
+                let territory = game.rules().scoring == ScoringRule::Territory;
+                if territory && own(p) >= SETTLED {
+                    if let Some(c) = legal_gaining.first() {
+                        if c.winrate >= best.winrate - 0.05 {
+                            return Decision::Play(c.mv);
+                        }
+                    }
+                }
+                let nothing_left = !any_gain_left;
+                if nothing_left
+                    && (territory || opponent_passed)
+                    && (!opponent_passed || pass_wins())
+                {
+                    return Decision::Play(Move::Pass);
+                }
+                Decision::Play(best.mv)
+            }
+        }
+    }
+}
+
+/// Whether the game, ended now by a pass, is won by `color`, with dead
+/// stones judged by the search's own playouts (a chain is dead when its
+/// points mostly ended up the opponent's).
+fn passing_wins(game: &Game, snap: &Snapshot, color: Color) -> bool {
+    let board = game.board();
+    let mut dead = Bitboard::EMPTY;
+    for c in [Color::Black, Color::White] {
+        let sign = if c == Color::Black { 1.0 } else { -1.0 };
+        for p in board.stones(c).iter().map(Point) {
+            if sign * ownership_at(snap, board, p) < -0.5 {
+                dead.set(p.0);
+            }
+        }
+    }
+    let mut facts = GameFacts::of(game);
+    facts.passes[color.index()] += 1;
+    if facts.first_passer_of_ending.is_none() {
+        facts.first_passer_of_ending = Some(color);
+    }
+    let result = score(board, game.rules(), &facts, &dead, &Bitboard::EMPTY);
+    result.winner() == Some(color)
+}
+
+/// The snapshot's ownership at a point (Black positive), 0 when unknown.
+fn ownership_at(snap: &Snapshot, board: &crate::board::Board, p: Point) -> f64 {
+    let (x, y) = board.xy(p);
+    let size = board.size();
+    let row_from_top = size - 1 - y;
+    snap.ownership
+        .get(row_from_top * size + x)
+        .copied()
+        .unwrap_or(0.0)
+}
+
+/// Follows the moves played since the kept search to the node that stands
+/// for the new position, if the game really continued from the kept root.
+fn follow(kept: &Kept, game: &Game, color: Color) -> Option<NodeId> {
+    let now = game.plies().len();
+    let extra = now.checked_sub(kept.plies)?;
+    if extra > 8 {
+        return None;
+    }
+    let mut earlier = game.clone();
+    for _ in 0..extra {
+        earlier.undo();
+    }
+    if root_key(&earlier, kept.color) != kept.key {
+        return None;
+    }
+    let tree = &kept.tree;
+    let mut node = tree.root();
+    let mut to_move = kept.color;
+    for ply in &game.plies()[kept.plies..] {
+        if ply.color != to_move {
+            return None;
+        }
+        let code = match ply.mv {
+            Move::Pass => PASS,
+            Move::Place(p) => p.0 as u16,
+        };
+        node = tree.child_with_move(node, code)?;
+        to_move = to_move.opponent();
+    }
+    (to_move == color).then_some(node)
+}
+
+/// What the tree says now, for analysis output and the final answer.
+fn snapshot(
+    tree: &Tree,
+    root: &Root,
+    ownership: &[std::sync::atomic::AtomicI64],
+    playouts: u64,
+) -> Snapshot {
+    let board = &root.board;
+    let size = board.size();
+    let mut candidates = Vec::new();
+    if let Some((first, n)) = tree.node(tree.root()).children() {
+        let prior_total: f64 = (first..first + n)
+            .map(|id| tree.node(id))
+            .filter(|c| !c.is_pruned())
+            .map(|c| c.prior().1 as f64)
+            .sum::<f64>()
+            .max(1.0);
+        for id in first..first + n {
+            let child = tree.node(id);
+            let visits = child.visits() as u64;
+            if child.is_pruned() || visits == 0 {
+                continue;
+            }
+            let winrate = child.winrate();
+            let spread = (winrate * (1.0 - winrate) / visits as f64).sqrt();
+            let mut pv = vec![child.as_move()];
+            let mut node = id;
+            while pv.len() < 24 {
+                match most_visited_child(tree, node) {
+                    Some(next) => {
+                        pv.push(tree.node(next).as_move());
+                        node = next;
+                    }
+                    None => break,
+                }
+            }
+            candidates.push(Candidate {
+                mv: child.as_move(),
+                visits,
+                winrate,
+                prior: child.prior().1 as f64 / prior_total,
+                lcb: (winrate - 1.96 * spread).max(0.0),
+                score_lead: child.score_sum.load(Ordering::Relaxed) as f64 / (2.0 * visits as f64),
+                pv,
+            });
+        }
+    }
+    candidates.sort_by(|a, b| {
+        b.visits
+            .cmp(&a.visits)
+            .then(b.winrate.total_cmp(&a.winrate))
+    });
+    let scale = playouts.max(1) as f64;
+    let mut owned = Vec::with_capacity(size * size);
+    for y in (0..size).rev() {
+        for x in 0..size {
+            let v = board
+                .point(x, y)
+                .ok()
+                .and_then(|p| ownership.get(p.0))
+                .map_or(0, |a| a.load(Ordering::Relaxed));
+            owned.push((v as f64 / scale).clamp(-1.0, 1.0));
+        }
+    }
+    Snapshot {
+        candidates,
+        ownership: owned,
+        playouts,
+    }
+}
+
+fn most_visited_child(tree: &Tree, node: NodeId) -> Option<NodeId> {
+    let (first, n) = tree.node(node).children()?;
+    (first..first + n)
+        .filter(|&id| !tree.node(id).is_pruned() && tree.node(id).visits() > 0)
+        .max_by_key(|&id| tree.node(id).visits())
 }

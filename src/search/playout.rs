@@ -1,5 +1,7 @@
 //! Playouts: finishing a game quickly at random so its result can be counted.
 
+use super::bench::PlayoutKind;
+use super::patterns::is_good_shape;
 use crate::board::{Board, Color, Point};
 use rand::RngCore;
 
@@ -78,9 +80,169 @@ pub fn random_light_move(board: &Board, color: Color, rng: &mut impl RngCore) ->
     None
 }
 
-/// Placeholder until the heavy policy lands: the light playout.
+/// The MoGo-style policy from the empty board or any position, without a
+/// last move to answer; see [`play_out`].
 pub fn heavy_playout(board: &mut Board, to_move: Color, rng: &mut impl RngCore) -> PlayoutResult {
-    light_playout(board, to_move, rng)
+    let mut record = Vec::new();
+    play_out(
+        board,
+        to_move,
+        None,
+        PlayoutKind::Heavy,
+        false,
+        rng,
+        &mut record,
+    )
+}
+
+/// Recorded moves carry their colour in the top bit.
+pub const WHITE_MOVE: u16 = 1 << 15;
+
+#[inline]
+pub fn encode_move(c: Color, p: Point) -> u16 {
+    p.0 as u16 | if c == Color::White { WHITE_MOVE } else { 0 }
+}
+
+/// Percent chances of each heavy stage firing when it has a candidate: a
+/// little randomness keeps the playouts from being blind to the stages'
+/// mistakes (MoGo and Pachi do the same).
+const ATARI_RATE: usize = 95;
+const SHAPE_RATE: usize = 90;
+
+/// Finishes a game from `board` with `to_move` playing and `last` the
+/// opponent's last placement, pushing every placement onto `record` (for
+/// AMAF). With `mercy`, stops as soon as one side leads by more than a
+/// third of the board in stones: the result cannot change any more.
+pub fn play_out(
+    board: &mut Board,
+    mut to_move: Color,
+    mut last: Option<Point>,
+    kind: PlayoutKind,
+    mercy: bool,
+    rng: &mut impl RngCore,
+    record: &mut Vec<u16>,
+) -> PlayoutResult {
+    let area = board.size() * board.size();
+    let limit = 3 * area;
+    let mercy_margin = (area / 3) as i64;
+    let mut passes = 0;
+    let mut moves = 0;
+    let mut candidates = Vec::with_capacity(16);
+    while moves < limit {
+        let choice = match kind {
+            PlayoutKind::Light => random_light_move(board, to_move, rng),
+            PlayoutKind::Heavy => heavy_move(board, to_move, last, rng, &mut candidates),
+        };
+        match choice {
+            Some(p) => {
+                board.place_unchecked(to_move, p);
+                record.push(encode_move(to_move, p));
+                passes = 0;
+                last = Some(p);
+            }
+            None => {
+                board.clear_ko();
+                passes += 1;
+                last = None;
+                if passes == 2 {
+                    break;
+                }
+            }
+        }
+        moves += 1;
+        to_move = to_move.opponent();
+        if mercy && moves % 8 == 0 {
+            let lead = board.stones(Color::Black).count() as i64
+                - board.stones(Color::White).count() as i64;
+            if lead.abs() > mercy_margin {
+                break;
+            }
+        }
+    }
+    let (black, white) = board.area_counts();
+    PlayoutResult {
+        black,
+        white,
+        moves: moves as u32,
+    }
+}
+
+/// One heavy-playout move: answer the last move's ataris (capture it, or
+/// save what it threatens), else a good 3×3 shape next to it, else a random
+/// move that neither fills an own eye nor puts two or more own stones in atari.
+fn heavy_move(
+    board: &Board,
+    c: Color,
+    last: Option<Point>,
+    rng: &mut impl RngCore,
+    candidates: &mut Vec<Point>,
+) -> Option<Point> {
+    if let Some(l) = last.filter(|&l| board.color_at(l) == Some(c.opponent())) {
+        candidates.clear();
+        if let Some(lib) = board.atari_liberty(l) {
+            candidates.push(lib);
+        }
+        for q in board.neighbours(l) {
+            let q = Point(q);
+            if board.color_at(q) != Some(c) {
+                continue;
+            }
+            if let Some(lib) = board.atari_liberty(q) {
+                board.capturing_escapes(q, candidates);
+                if !candidates.contains(&lib) && board.move_shape(c, lib, 2).liberties >= 2 {
+                    candidates.push(lib);
+                }
+            }
+        }
+        candidates.retain(|&p| board.is_legal_no_suicide(c, p));
+        if !candidates.is_empty() && below(rng, 100) < ATARI_RATE {
+            return Some(candidates[below(rng, candidates.len())]);
+        }
+        candidates.clear();
+        for q in board.neighbours(l).into_iter().chain(board.diagonals(l)) {
+            let q = Point(q);
+            if board.is_empty_at(q)
+                && is_good_shape(board.neighbourhood_code(q))
+                && board.is_legal_no_suicide(c, q)
+                && !board.move_shape(c, q, 2).is_self_atari()
+            {
+                candidates.push(q);
+            }
+        }
+        if !candidates.is_empty() && below(rng, 100) < SHAPE_RATE {
+            return Some(candidates[below(rng, candidates.len())]);
+        }
+    }
+    random_sensible_move(board, c, rng)
+}
+
+/// A random legal move that does not fill an own eye and does not put a
+/// chain of two or more own stones in atari (lone-stone throw-ins stay).
+#[inline]
+fn random_sensible_move(board: &Board, c: Color, rng: &mut impl RngCore) -> Option<Point> {
+    let empties = board.empties();
+    let n = empties.len();
+    if n == 0 {
+        return None;
+    }
+    let start = below(rng, n);
+    for k in 0..n {
+        let i = if start + k >= n {
+            start + k - n
+        } else {
+            start + k
+        };
+        let p = Point(empties[i] as usize);
+        if board.is_eye_like(c, p) || !board.is_legal_no_suicide(c, p) {
+            continue;
+        }
+        let shape = board.move_shape(c, p, 2);
+        if shape.is_self_atari() && shape.chain_len >= 2 {
+            continue;
+        }
+        return Some(p);
+    }
+    None
 }
 
 #[cfg(test)]
@@ -117,5 +279,83 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn heavy_playouts_leave_only_eyes_and_self_ataris() {
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(11);
+        for size in [3, 5, 9, 13, 19] {
+            for _ in 0..20 {
+                let mut b = Board::new(size).unwrap();
+                let r = heavy_playout(&mut b, Color::Black, &mut rng);
+                b.check_consistency().unwrap();
+                if r.moves as usize >= 3 * size * size {
+                    continue;
+                }
+                let last = if r.moves % 2 == 0 {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                for &e in b.empties() {
+                    let p = Point(e as usize);
+                    let shape = b.move_shape(last, p, 2);
+                    assert!(
+                        b.is_eye_like(last, p)
+                            || !b.is_legal_no_suicide(last, p)
+                            || (shape.is_self_atari() && shape.chain_len >= 2),
+                        "size {size}: {p:?} playable for {last:?}\n{}",
+                        b.to_ascii()
+                    );
+                }
+            }
+        }
+    }
+
+    fn at(b: &Board, v: &str) -> Point {
+        crate::board::coord::parse_vertex(v, b.size())
+            .unwrap()
+            .unwrap()
+    }
+
+    /// How often the heavy policy answers `last` with `expected`, out of 200.
+    fn answers(diagram: &str, to_move: Color, last: &str, expected: &str) -> usize {
+        let b = Board::from_ascii(diagram).unwrap();
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(3);
+        let mut candidates = Vec::new();
+        (0..200)
+            .filter(|_| {
+                heavy_move(&b, to_move, Some(at(&b, last)), &mut rng, &mut candidates)
+                    == Some(at(&b, expected))
+            })
+            .count()
+    }
+
+    #[test]
+    fn heavy_policy_saves_the_chain_the_last_move_put_in_atari() {
+        // White C3 ataris the black pair; extending to D2 gives three liberties.
+        let diagram = "
+            . . . . . . .
+            . . . . . . .
+            . . . . . . .
+            . . . . . . .
+            . O O . . . .
+            O X X . . . .
+            . O O . . . .";
+        assert!(answers(diagram, Color::Black, "C3", "D2") > 150);
+    }
+
+    #[test]
+    fn heavy_policy_captures_a_stone_in_atari() {
+        // White D2 stands in atari after playing; Black takes it at E2.
+        let diagram = "
+            . . . . . . .
+            . . . . . . .
+            . . . . . . .
+            . . . . . . .
+            . . . X . . .
+            . . X O . . .
+            . . . X . . .";
+        assert!(answers(diagram, Color::Black, "D2", "E2") > 150);
     }
 }

@@ -1,0 +1,236 @@
+//! Tactical questions about one move, answered from the chain bookkeeping
+//! without changing the board: how many liberties the new stone's chain
+//! would have, what it would capture, which captures save a chain in atari,
+//! and the 3×3 neighbourhood code the pattern tables are indexed by.
+//! Playouts and tree priors ask these millions of times per second.
+
+use super::{Board, Color, Point, BORDER, EMPTY};
+
+/// What placing a stone would do to the mover's own chain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveShape {
+    /// Liberties of the chain holding the new stone, counted up to the cap given.
+    pub liberties: u32,
+    /// Opposing stones the move captures.
+    pub captures: u32,
+    /// Stones in the chain holding the new stone (itself included).
+    pub chain_len: u32,
+}
+
+impl MoveShape {
+    /// The move leaves its own chain in atari without capturing anything.
+    #[inline]
+    pub fn is_self_atari(&self) -> bool {
+        self.liberties < 2 && self.captures == 0
+    }
+}
+
+/// A tiny set of distinct points, enough for counting liberties up to a cap.
+struct PointSet {
+    points: [u16; 8],
+    len: usize,
+}
+
+impl PointSet {
+    #[inline]
+    fn insert(&mut self, p: usize) {
+        if self.len < self.points.len() && !self.points[..self.len].contains(&(p as u16)) {
+            self.points[self.len] = p as u16;
+            self.len += 1;
+        }
+    }
+}
+
+impl Board {
+    /// The effect of `c` playing at the empty point `p` on its own chain,
+    /// counting liberties up to `cap` (at most 8). Ignores ko; the caller
+    /// checks legality.
+    pub fn move_shape(&self, c: Color, p: Point, cap: u32) -> MoveShape {
+        let cap = cap.min(8) as usize;
+        let own = c.cell();
+        let mut libs = PointSet {
+            points: [0; 8],
+            len: 0,
+        };
+        let mut own_heads = [usize::MAX; 4];
+        let mut captured_heads = [usize::MAX; 4];
+        let mut captures = 0;
+        let mut chain_len = 1;
+        for (k, q) in self.neighbours(p).into_iter().enumerate() {
+            match self.cells[q] {
+                EMPTY => libs.insert(q),
+                BORDER => {}
+                v if v == own => {
+                    let h = self.head[q] as usize;
+                    if !own_heads.contains(&h) {
+                        own_heads[k] = h;
+                        chain_len += self.chain_len[h] as u32;
+                    }
+                }
+                _ => {
+                    let h = self.head[q] as usize;
+                    if self.chain_in_atari(h) {
+                        // The captured neighbour becomes a liberty next to the new stone.
+                        libs.insert(q);
+                        if !captured_heads.contains(&h) {
+                            captured_heads[k] = h;
+                            captures += self.chain_len[h] as u32;
+                        }
+                    }
+                }
+            }
+        }
+        'chains: for &h in own_heads.iter().filter(|&&h| h != usize::MAX) {
+            let mut s = h;
+            loop {
+                if libs.len >= cap {
+                    break 'chains;
+                }
+                for r in self.neighbours(Point(s)) {
+                    if self.cells[r] == EMPTY && r != p.0 {
+                        libs.insert(r);
+                    }
+                }
+                s = self.next[s] as usize;
+                if s == h {
+                    break;
+                }
+            }
+        }
+        MoveShape {
+            liberties: libs.len.min(cap) as u32,
+            captures,
+            chain_len,
+        }
+    }
+
+    /// Moves that capture an opposing chain in atari touching the chain
+    /// through `p` (the classic way out of atari besides extending), pushed
+    /// onto `out` without duplicates.
+    pub fn capturing_escapes(&self, p: Point, out: &mut Vec<Point>) {
+        let Some(c) = self.color_at(p) else {
+            return;
+        };
+        let enemy = c.opponent().cell();
+        let start = p.0;
+        let mut s = start;
+        loop {
+            for q in self.neighbours(Point(s)) {
+                if self.cells[q] == enemy {
+                    if let Some(lib) = self.atari_liberty(Point(q)) {
+                        if !out.contains(&lib) {
+                            out.push(lib);
+                        }
+                    }
+                }
+            }
+            s = self.next[s] as usize;
+            if s == start {
+                break;
+            }
+        }
+    }
+
+    /// The eight cells around `p`, two bits each (empty 0, black 1, white
+    /// 2, off board 3), in the order top-left, top, top-right, left, right,
+    /// bottom-left, bottom, bottom-right (top = higher row).
+    #[inline]
+    pub fn neighbourhood_code(&self, p: Point) -> u16 {
+        let s = self.stride;
+        let i = p.0;
+        let cells = [
+            i + s - 1,
+            i + s,
+            i + s + 1,
+            i - 1,
+            i + 1,
+            i - s - 1,
+            i - s,
+            i - s + 1,
+        ];
+        let mut code = 0u16;
+        for (k, q) in cells.into_iter().enumerate() {
+            code |= (self.cells[q] as u16) << (2 * k);
+        }
+        code
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(b: &Board, v: &str) -> Point {
+        super::super::coord::parse_vertex(v, b.size())
+            .unwrap()
+            .unwrap()
+    }
+
+    #[test]
+    fn self_atari_is_told_from_a_safe_move_and_a_capture() {
+        let b = Board::from_ascii(
+            "
+            . . . .
+            O . . .
+            . . . .
+            X O . .",
+        )
+        .unwrap();
+        let connect = b.move_shape(Color::Black, at(&b, "A2"), 3);
+        assert_eq!((connect.liberties, connect.chain_len), (1, 2));
+        assert!(connect.is_self_atari());
+        let open = b.move_shape(Color::Black, at(&b, "B2"), 3);
+        assert_eq!((open.liberties, open.chain_len), (3, 1));
+        assert!(!open.is_self_atari());
+        let capture = b.move_shape(Color::White, at(&b, "A2"), 3);
+        // A1 freed, B2, and the joined A3 stone's A4 and B3: capped at 3.
+        assert_eq!((capture.captures, capture.liberties), (1, 3));
+        assert!(!capture.is_self_atari());
+    }
+
+    #[test]
+    fn a_capture_frees_the_captured_point() {
+        let b = Board::from_ascii(
+            "
+            . . . .
+            . . . .
+            X O X .
+            . X . .",
+        )
+        .unwrap();
+        let s = b.move_shape(Color::Black, at(&b, "B3"), 8);
+        assert_eq!(s.captures, 1);
+        assert_eq!(s.liberties, 4, "A3, C3, B4 and the captured B2");
+    }
+
+    #[test]
+    fn escapes_by_capturing_the_attacker() {
+        let b = Board::from_ascii(
+            "
+            . . . . .
+            . . . . .
+            . X O . .
+            X O X O .
+            . . . . .",
+        )
+        .unwrap();
+        assert!(b.in_atari(at(&b, "C2")));
+        let mut out = Vec::new();
+        b.capturing_escapes(at(&b, "C2"), &mut out);
+        assert_eq!(out, vec![at(&b, "B1")]);
+    }
+
+    #[test]
+    fn neighbourhood_code_sees_the_edge() {
+        let b = Board::from_ascii(
+            "
+            . . .
+            . X .
+            O . .",
+        )
+        .unwrap();
+        let code = b.neighbourhood_code(at(&b, "A2"));
+        // Top-left, left and bottom-left are off board; right is black; bottom is white.
+        assert_eq!(code, 3 | 3 << 6 | 1 << 8 | 3 << 10 | 2 << 12);
+    }
+}

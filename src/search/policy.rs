@@ -1,0 +1,182 @@
+//! Prior knowledge for new tree nodes, expressed as virtual playouts
+//! ("equivalent experience"): a move that looks good starts with some
+//! virtual wins, a move that looks bad with some virtual losses, and real
+//! playouts soon outweigh both.
+
+use super::patterns::is_good_shape;
+use super::tree::{NewChild, PASS};
+use crate::board::{Board, Color, Point};
+
+/// Virtual playouts for each piece of knowledge. Win counts are in half
+/// points like the tree's (a value of 0.5 over `n` visits is `n` half-wins).
+#[derive(Clone, Copy, Debug)]
+pub struct Priors {
+    /// Every move starts even: this many visits at 50%.
+    pub even: u16,
+    pub capture: u16,
+    pub escape: u16,
+    pub self_atari: u16,
+    pub shape: u16,
+    pub near_last: u16,
+    pub empty_edge: u16,
+    pub third_line: u16,
+}
+
+impl Priors {
+    pub fn for_size(size: usize) -> Priors {
+        let e = if size <= 9 { 10 } else { 20 };
+        Priors {
+            even: e,
+            capture: e * 3,
+            escape: e * 3,
+            self_atari: e * 2,
+            shape: e,
+            near_last: e,
+            empty_edge: e,
+            third_line: e / 2,
+        }
+    }
+}
+
+/// Chebyshev distance 2 around `p` holds no stone.
+fn quiet_around(board: &Board, p: Point) -> bool {
+    let (x, y) = board.xy(p);
+    let size = board.size();
+    for yy in y.saturating_sub(2)..=(y + 2).min(size - 1) {
+        for xx in x.saturating_sub(2)..=(x + 2).min(size - 1) {
+            if let Ok(q) = board.point(xx, yy) {
+                if board.color_at(q).is_some() {
+                    return false;
+                }
+            }
+        }
+    }
+    true
+}
+
+/// Distance to the edge, 1 on the first line.
+fn line(board: &Board, p: Point) -> usize {
+    let (x, y) = board.xy(p);
+    let s = board.size();
+    1 + x.min(y).min(s - 1 - x).min(s - 1 - y)
+}
+
+/// Close to `last` in the sense players use: within a knight's move.
+fn near(board: &Board, p: Point, last: Point) -> bool {
+    let (x, y) = board.xy(p);
+    let (lx, ly) = board.xy(last);
+    let (dx, dy) = (x.abs_diff(lx), y.abs_diff(ly));
+    dx + dy + dx.max(dy) <= 4
+}
+
+/// The children of a node where `c` moves on `board`: every legal move that
+/// does not fill an own eye and that `allowed` accepts, then pass, each with
+/// its prior.
+pub fn children_with_priors(
+    board: &Board,
+    c: Color,
+    last: Option<Point>,
+    k: &Priors,
+    allowed: impl Fn(Point) -> bool,
+    out: &mut Vec<NewChild>,
+) {
+    out.clear();
+    let big_board = board.size() >= 13;
+    for &e in board.empties() {
+        let p = Point(e as usize);
+        if board.is_eye_like(c, p) || !board.is_legal_no_suicide(c, p) || !allowed(p) {
+            continue;
+        }
+        // (visits, half-wins): start even.
+        let (mut n, mut w) = (k.even as u32, k.even as u32);
+        let mut win = |amount: u16| {
+            n += amount as u32;
+            w += 2 * amount as u32;
+        };
+        let shape = board.move_shape(c, p, 3);
+        if shape.captures > 0 {
+            win(k.capture);
+        }
+        let saves = board.neighbours(p).into_iter().any(|q| {
+            let q = Point(q);
+            board.color_at(q) == Some(c) && board.in_atari(q)
+        });
+        if saves && shape.liberties >= 2 {
+            win(k.escape);
+        }
+        if is_good_shape(board.neighbourhood_code(p)) {
+            win(k.shape);
+        }
+        if last.is_some_and(|l| near(board, p, l)) {
+            win(k.near_last);
+        }
+        let line = line(board, p);
+        let quiet = line <= 3 && quiet_around(board, p);
+        if big_board && line == 3 && quiet {
+            win(k.third_line);
+        }
+        let mut lose = |amount: u16| n += amount as u32;
+        if shape.is_self_atari() {
+            lose(k.self_atari);
+        }
+        if line == 1 && quiet {
+            lose(k.empty_edge);
+        }
+        out.push(NewChild {
+            mv: p.0 as u16,
+            prior_visits: n.min(u16::MAX as u32) as u16,
+            prior_wins: w.min(u16::MAX as u32) as u16,
+        });
+    }
+    // Pass starts pessimistic: it is rarely right until the end.
+    out.push(NewChild {
+        mv: PASS,
+        prior_visits: k.even,
+        prior_wins: k.even / 2,
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::coord::parse_vertex;
+
+    fn value_of(diagram: &str, c: Color, v: &str) -> f64 {
+        let b = Board::from_ascii(diagram).unwrap();
+        let p = parse_vertex(v, b.size()).unwrap().unwrap();
+        let mut out = Vec::new();
+        children_with_priors(&b, c, None, &Priors::for_size(9), |_| true, &mut out);
+        let child = out.iter().find(|ch| ch.mv as usize == p.0).unwrap();
+        child.prior_wins as f64 / (2.0 * child.prior_visits as f64)
+    }
+
+    #[test]
+    fn captures_look_good_and_self_ataris_bad() {
+        let diagram = "
+            . . . . .
+            . . X . .
+            . X O X .
+            . . . . .
+            . . . . .";
+        assert!(value_of(diagram, Color::Black, "C2") > 0.7, "capture");
+        assert!(value_of(diagram, Color::White, "C2") > 0.6, "escape");
+        let corner = "
+            . . . . .
+            . . . . .
+            O . . . .
+            . . . . .
+            X O . . .";
+        assert!(value_of(corner, Color::Black, "A2") < 0.4, "self-atari");
+        assert!(value_of(corner, Color::White, "A2") > 0.7, "capture A1");
+        let lone = "
+            . . . . .
+            X . . . .
+            . X . . .
+            . . . . .
+            . . . . .";
+        assert!(
+            value_of(lone, Color::White, "A3") < 0.4,
+            "lone stone into atari"
+        );
+    }
+}

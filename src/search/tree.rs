@@ -1,0 +1,342 @@
+//! The shared search tree: nodes in an arena of fixed-size chunks, children
+//! of a node contiguous, every statistic an atomic so that all threads read
+//! and update the tree without a lock.
+//!
+//! Memory ordering: statistics are advisory (a stale read only blurs one
+//! selection), so they use `Relaxed`. Publication of children uses
+//! `Release` on the node's state after the children are written, and
+//! readers load the state with `Acquire` before touching the children.
+
+use crate::board::{Move, Point};
+use std::sync::atomic::{AtomicI32, AtomicU16, AtomicU32, AtomicU8, Ordering};
+use std::sync::OnceLock;
+
+pub type NodeId = u32;
+
+/// Point index 0 is a border cell, never a move: it stands for pass.
+pub const PASS: u16 = 0;
+
+const LEAF: u8 = 0;
+const EXPANDING: u8 = 1;
+const EXPANDED: u8 = 2;
+
+/// A node is a move and what the search learned after it, seen from the
+/// player who made the move. Wins are counted in half points (a win 2, a
+/// jigo 1) so that every counter stays an integer.
+#[derive(Default)]
+pub struct Node {
+    mv: AtomicU16,
+    state: AtomicU8,
+    /// The move may not be played here (superko at the root).
+    pruned: AtomicU8,
+    n_children: AtomicU16,
+    prior_visits: AtomicU16,
+    prior_wins: AtomicU16,
+    first_child: AtomicU32,
+    pub visits: AtomicU32,
+    pub wins: AtomicU32,
+    pub virtual_loss: AtomicU32,
+    pub rave_visits: AtomicU32,
+    pub rave_wins: AtomicU32,
+    /// Sum of final score margins for the mover, in half points.
+    pub score_sum: AtomicI32,
+}
+
+/// What a new child starts with.
+#[derive(Clone, Copy, Debug)]
+pub struct NewChild {
+    pub mv: u16,
+    /// Prior knowledge as virtual playouts: visits and half-point wins.
+    pub prior_visits: u16,
+    pub prior_wins: u16,
+}
+
+impl Node {
+    #[inline]
+    pub fn mv(&self) -> u16 {
+        self.mv.load(Ordering::Relaxed)
+    }
+
+    pub fn as_move(&self) -> Move {
+        match self.mv() {
+            PASS => Move::Pass,
+            p => Move::Place(Point(p as usize)),
+        }
+    }
+
+    #[inline]
+    pub fn is_expanded(&self) -> bool {
+        self.state.load(Ordering::Acquire) == EXPANDED
+    }
+
+    #[inline]
+    pub fn is_pruned(&self) -> bool {
+        self.pruned.load(Ordering::Relaxed) != 0
+    }
+
+    pub fn prune(&self) {
+        self.set_pruned(true);
+    }
+
+    pub fn set_pruned(&self, pruned: bool) {
+        self.pruned.store(pruned as u8, Ordering::Relaxed);
+    }
+
+    #[inline]
+    pub fn prior(&self) -> (u32, u32) {
+        (
+            self.prior_visits.load(Ordering::Relaxed) as u32,
+            self.prior_wins.load(Ordering::Relaxed) as u32,
+        )
+    }
+
+    #[inline]
+    pub fn visits(&self) -> u32 {
+        self.visits.load(Ordering::Relaxed)
+    }
+
+    /// Win rate of the mover over real playouts (0.5 before any).
+    pub fn winrate(&self) -> f64 {
+        let n = self.visits();
+        if n == 0 {
+            0.5
+        } else {
+            self.wins.load(Ordering::Relaxed) as f64 / (2.0 * n as f64)
+        }
+    }
+
+    /// The children block `(first, count)`, if the node is expanded.
+    #[inline]
+    pub fn children(&self) -> Option<(NodeId, u32)> {
+        if self.is_expanded() {
+            Some((
+                self.first_child.load(Ordering::Relaxed),
+                self.n_children.load(Ordering::Relaxed) as u32,
+            ))
+        } else {
+            None
+        }
+    }
+
+    /// Claims the right to expand this leaf; only one thread wins.
+    #[inline]
+    pub fn try_begin_expansion(&self) -> bool {
+        self.state
+            .compare_exchange(LEAF, EXPANDING, Ordering::Acquire, Ordering::Relaxed)
+            .is_ok()
+    }
+
+    /// Gives up an expansion (the arena is full): the node stays a leaf.
+    pub fn abandon_expansion(&self) {
+        self.state.store(LEAF, Ordering::Release);
+    }
+
+    fn init(&self, c: &NewChild) {
+        self.mv.store(c.mv, Ordering::Relaxed);
+        self.prior_visits.store(c.prior_visits, Ordering::Relaxed);
+        self.prior_wins.store(c.prior_wins, Ordering::Relaxed);
+    }
+
+    fn copy_stats_from(&self, other: &Node) {
+        let r = Ordering::Relaxed;
+        self.mv.store(other.mv(), r);
+        self.pruned.store(other.pruned.load(r), r);
+        self.prior_visits.store(other.prior_visits.load(r), r);
+        self.prior_wins.store(other.prior_wins.load(r), r);
+        self.visits.store(other.visits.load(r), r);
+        self.wins.store(other.wins.load(r), r);
+        self.rave_visits.store(other.rave_visits.load(r), r);
+        self.rave_wins.store(other.rave_wins.load(r), r);
+        self.score_sum.store(other.score_sum.load(r), r);
+    }
+}
+
+const CHUNK_BITS: u32 = 16;
+const CHUNK: u32 = 1 << CHUNK_BITS;
+
+/// Nodes in chunks allocated on first use, handed out by an atomic bump
+/// index; a block of children never straddles two chunks.
+pub struct Tree {
+    chunks: Box<[OnceLock<Box<[Node]>>]>,
+    next: AtomicU32,
+    capacity: u32,
+    root: NodeId,
+}
+
+impl Tree {
+    /// A tree holding at most `max_nodes` nodes (at least one chunk's worth
+    /// of room is always granted so that the root can be expanded).
+    pub fn new(max_nodes: usize) -> Tree {
+        let capacity = max_nodes.clamp(1024, (u32::MAX - CHUNK) as usize) as u32;
+        let n_chunks = capacity.div_ceil(CHUNK) as usize;
+        let chunks = (0..n_chunks).map(|_| OnceLock::new()).collect();
+        let mut tree = Tree {
+            chunks,
+            next: AtomicU32::new(0),
+            capacity,
+            root: 0,
+        };
+        tree.root = tree.alloc(1).unwrap_or(0);
+        tree
+    }
+
+    #[inline]
+    pub fn root(&self) -> NodeId {
+        self.root
+    }
+
+    #[inline]
+    pub fn node(&self, id: NodeId) -> &Node {
+        let chunk = self.chunks[(id >> CHUNK_BITS) as usize]
+            .get()
+            .expect("node ids come from alloc, which creates the chunk");
+        &chunk[(id & (CHUNK - 1)) as usize]
+    }
+
+    pub fn len(&self) -> usize {
+        self.next.load(Ordering::Relaxed).min(self.capacity) as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn is_full(&self) -> bool {
+        self.next.load(Ordering::Relaxed) >= self.capacity
+    }
+
+    /// Reserves `n` consecutive nodes, or `None` when the budget is spent.
+    fn alloc(&self, n: u32) -> Option<NodeId> {
+        if n == 0 || n > CHUNK {
+            return None;
+        }
+        let mut current = self.next.load(Ordering::Relaxed);
+        loop {
+            let offset = current & (CHUNK - 1);
+            let start = if offset + n > CHUNK {
+                current - offset + CHUNK
+            } else {
+                current
+            };
+            let end = start.checked_add(n)?;
+            if end > self.capacity {
+                // Mark the tree full for everyone.
+                self.next.fetch_max(self.capacity, Ordering::Relaxed);
+                return None;
+            }
+            match self.next.compare_exchange_weak(
+                current,
+                end,
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => {
+                    self.chunks[(start >> CHUNK_BITS) as usize].get_or_init(|| {
+                        (0..CHUNK)
+                            .map(|_| Node::default())
+                            .collect::<Vec<_>>()
+                            .into_boxed_slice()
+                    });
+                    return Some(start);
+                }
+                Err(seen) => current = seen,
+            }
+        }
+    }
+
+    /// Gives `parent` (whose expansion the caller claimed) its children.
+    /// Returns false, leaving the parent a leaf, when the arena is full.
+    pub fn expand(&self, parent: NodeId, children: &[NewChild]) -> bool {
+        let node = self.node(parent);
+        let Some(first) = self.alloc(children.len() as u32) else {
+            node.abandon_expansion();
+            return false;
+        };
+        for (k, c) in children.iter().enumerate() {
+            self.node(first + k as u32).init(c);
+        }
+        node.first_child.store(first, Ordering::Relaxed);
+        node.n_children
+            .store(children.len() as u16, Ordering::Relaxed);
+        node.state.store(EXPANDED, Ordering::Release);
+        true
+    }
+
+    /// The child of `parent` playing `mv`, if expanded and present.
+    pub fn child_with_move(&self, parent: NodeId, mv: u16) -> Option<NodeId> {
+        let (first, n) = self.node(parent).children()?;
+        (first..first + n).find(|&c| self.node(c).mv() == mv)
+    }
+
+    /// A new tree holding a copy of the subtree under `id` (tree reuse
+    /// between moves). Stops copying when the new budget runs out.
+    pub fn extract(&self, id: NodeId, max_nodes: usize) -> Tree {
+        let fresh = Tree::new(max_nodes);
+        fresh.node(fresh.root).copy_stats_from(self.node(id));
+        let mut queue = vec![(id, fresh.root)];
+        while let Some((old, new)) = queue.pop() {
+            let Some((first, n)) = self.node(old).children() else {
+                continue;
+            };
+            let Some(new_first) = fresh.alloc(n) else {
+                continue;
+            };
+            for k in 0..n {
+                fresh
+                    .node(new_first + k)
+                    .copy_stats_from(self.node(first + k));
+                queue.push((first + k, new_first + k));
+            }
+            let parent = fresh.node(new);
+            parent.first_child.store(new_first, Ordering::Relaxed);
+            parent.n_children.store(n as u16, Ordering::Relaxed);
+            parent.state.store(EXPANDED, Ordering::Release);
+        }
+        fresh
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn child(mv: u16) -> NewChild {
+        NewChild {
+            mv,
+            prior_visits: 0,
+            prior_wins: 0,
+        }
+    }
+
+    #[test]
+    fn blocks_stay_inside_a_chunk_and_respect_the_budget() {
+        let tree = Tree::new(2 * CHUNK as usize);
+        let a = tree.alloc(CHUNK - 10).unwrap();
+        let b = tree.alloc(20).unwrap();
+        assert_eq!(
+            b, CHUNK,
+            "a block that would straddle moves to the next chunk"
+        );
+        assert!(a < b);
+        assert!(tree.alloc(CHUNK).is_none());
+        assert!(tree.is_full());
+    }
+
+    #[test]
+    fn expansion_publishes_children_and_extract_copies_them() {
+        let tree = Tree::new(10_000);
+        let root = tree.root();
+        assert!(tree.node(root).try_begin_expansion());
+        assert!(!tree.node(root).try_begin_expansion());
+        assert!(tree.expand(root, &[child(PASS), child(12), child(13)]));
+        let c = tree.child_with_move(root, 13).unwrap();
+        tree.node(c).visits.store(5, Ordering::Relaxed);
+        assert!(tree.node(c).try_begin_expansion());
+        assert!(tree.expand(c, &[child(20)]));
+        let kept = tree.extract(c, 10_000);
+        assert_eq!(kept.node(kept.root()).visits(), 5);
+        assert_eq!(kept.node(kept.root()).mv(), 13);
+        assert!(kept.child_with_move(kept.root(), 20).is_some());
+        assert_eq!(kept.len(), 2);
+    }
+}

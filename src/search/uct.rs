@@ -1,0 +1,534 @@
+//! The parallel tree search: every worker thread descends the one shared
+//! tree by UCT with RAVE, marks its path with virtual loss (removed by a
+//! drop guard whatever happens), expands leaves, runs a playout and backs
+//! the result up, including the AMAF statistics of every sibling.
+
+use super::bench::PlayoutKind;
+use super::playout::{play_out, WHITE_MOVE};
+use super::policy::{children_with_priors, Priors};
+use super::tree::{NewChild, NodeId, Tree, PASS};
+use crate::board::{Board, Color, Point};
+use crate::game::Game;
+use crate::rules::{HandicapCompensation, ScoringRule};
+use rand::SeedableRng;
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
+use std::time::Instant;
+
+/// Tuning of the tree policy.
+#[derive(Clone, Debug)]
+pub struct Params {
+    pub kind: PlayoutKind,
+    /// A leaf is expanded once it has this many visits.
+    pub expand_at: u32,
+    /// RAVE weight falls to one half after about this many visits.
+    pub rave_equiv: f64,
+    /// UCB exploration constant (small: RAVE and priors do most exploring).
+    pub explore: f64,
+    /// Value of a child nothing is known about (first-play urgency).
+    pub fpu: f64,
+    /// Losses a thread pretends while it is below a node.
+    pub virtual_loss: u32,
+    pub priors: Priors,
+}
+
+impl Params {
+    pub fn new(size: usize, kind: PlayoutKind) -> Params {
+        Params {
+            kind,
+            expand_at: if size <= 9 { 2 } else { 4 },
+            rave_equiv: 3000.0,
+            explore: 0.0,
+            fpu: 1.1,
+            virtual_loss: 3,
+            priors: Priors::for_size(size),
+        }
+    }
+}
+
+/// Turns a playout's final area counts into a result under the game's
+/// rules: komi, handicap compensation, who wins ties.
+#[derive(Clone, Copy, Debug)]
+pub struct Scorer {
+    white_bonus: f64,
+    black_wins_ties: bool,
+    /// Two passes end the game on the literal position (no dead stones removed).
+    pub literal: bool,
+}
+
+impl Scorer {
+    pub fn of(game: &Game) -> Scorer {
+        let rules = game.rules();
+        let h = game.handicap();
+        let compensation = match (rules.scoring, rules.handicap_compensation) {
+            (ScoringRule::Area, HandicapCompensation::N) => h,
+            (ScoringRule::Area, HandicapCompensation::NMinusOne) => h.saturating_sub(1),
+            _ => 0,
+        };
+        Scorer {
+            white_bonus: rules.komi + compensation as f64,
+            black_wins_ties: rules.black_wins_ties,
+            literal: !rules.remove_dead,
+        }
+    }
+
+    /// Black's result in half points (2 win, 1 jigo, 0 loss) and Black's
+    /// margin in half points.
+    #[inline]
+    pub fn judge(&self, black: u32, white: u32) -> (u32, i32) {
+        let margin = black as f64 - white as f64 - self.white_bonus;
+        let half = if margin > 0.0 || (margin == 0.0 && self.black_wins_ties) {
+            2
+        } else if margin < 0.0 {
+            0
+        } else {
+            1
+        };
+        (half, (2.0 * margin).round() as i32)
+    }
+}
+
+/// The position the tree's root stands for.
+pub struct Root {
+    pub board: Board,
+    pub color: Color,
+    /// Passes just before the root (1 when the opponent passed).
+    pub passes: u32,
+    /// The opponent's last placement, for the playout policy and priors.
+    pub last: Option<Point>,
+}
+
+/// Everything the workers share for one search.
+pub struct Shared<'a> {
+    pub tree: &'a Tree,
+    pub root: &'a Root,
+    pub params: &'a Params,
+    pub scorer: Scorer,
+    pub stop: &'a AtomicBool,
+    /// Set by a worker when the search is finished (budget, time, decided).
+    pub halt: AtomicBool,
+    pub started: AtomicU64,
+    pub done: AtomicU64,
+    /// New playouts this search may run.
+    pub budget: u64,
+    pub deadline: Option<Instant>,
+    pub start: Instant,
+    /// Per point index: playouts won by Black minus playouts won by White
+    /// of that point's final owner.
+    pub ownership: Vec<AtomicI64>,
+}
+
+impl<'a> Shared<'a> {
+    pub fn new(
+        tree: &'a Tree,
+        root: &'a Root,
+        params: &'a Params,
+        scorer: Scorer,
+        stop: &'a AtomicBool,
+        budget: u64,
+        deadline: Option<Instant>,
+    ) -> Shared<'a> {
+        let len = root.board.stride() * (root.board.size() + 2) + 1;
+        Shared {
+            tree,
+            root,
+            params,
+            scorer,
+            stop,
+            halt: AtomicBool::new(false),
+            started: AtomicU64::new(0),
+            done: AtomicU64::new(0),
+            budget,
+            deadline,
+            start: Instant::now(),
+            ownership: (0..len).map(|_| AtomicI64::new(0)).collect(),
+        }
+    }
+
+    fn finished(&self) -> bool {
+        self.halt.load(Ordering::Relaxed) || self.stop.load(Ordering::Relaxed)
+    }
+
+    /// True once more playouts cannot change the most visited root move, or
+    /// time is up.
+    fn should_halt(&self, done: u64) -> bool {
+        let now = Instant::now();
+        if self.deadline.is_some_and(|d| now >= d) {
+            return true;
+        }
+        let mut remaining = self.budget.saturating_sub(done);
+        if let Some(d) = self.deadline {
+            let elapsed = now.duration_since(self.start).as_secs_f64().max(1e-3);
+            let rate = done as f64 / elapsed;
+            remaining = remaining.min((rate * (d - now).as_secs_f64()) as u64 + 1);
+        }
+        if remaining == u64::MAX {
+            return false;
+        }
+        let (best, second) = top_two_visits(self.tree);
+        best.saturating_sub(second) as u64 > remaining
+    }
+}
+
+fn top_two_visits(tree: &Tree) -> (u32, u32) {
+    let Some((first, n)) = tree.node(tree.root()).children() else {
+        return (0, 0);
+    };
+    let (mut best, mut second) = (0, 0);
+    for id in first..first + n {
+        let node = tree.node(id);
+        if node.is_pruned() {
+            continue;
+        }
+        let v = node.visits();
+        if v > best {
+            second = best;
+            best = v;
+        } else if v > second {
+            second = v;
+        }
+    }
+    (best, second)
+}
+
+/// Virtual loss on every node of the current path; dropping the guard
+/// removes it, so an early return or a panic cannot leak it.
+struct VirtualLoss<'t, 'p> {
+    tree: &'t Tree,
+    path: &'p mut Vec<NodeId>,
+    amount: u32,
+}
+
+impl VirtualLoss<'_, '_> {
+    #[inline]
+    fn push(&mut self, id: NodeId) {
+        self.tree
+            .node(id)
+            .virtual_loss
+            .fetch_add(self.amount, Ordering::Relaxed);
+        self.path.push(id);
+    }
+}
+
+impl Drop for VirtualLoss<'_, '_> {
+    fn drop(&mut self) {
+        for &id in self.path.iter() {
+            self.tree
+                .node(id)
+                .virtual_loss
+                .fetch_sub(self.amount, Ordering::Relaxed);
+        }
+        self.path.clear();
+    }
+}
+
+/// The child maximising the MC-RAVE value (Gelly & Silver's blend with a
+/// hand-set equivalence parameter), plus an optional UCB term.
+fn select(tree: &Tree, parent: NodeId, params: &Params) -> Option<NodeId> {
+    let p = tree.node(parent);
+    let (first, n) = p.children()?;
+    let parent_visits = p.visits() + p.virtual_loss.load(Ordering::Relaxed);
+    let log_n = ((parent_visits + 1) as f64).ln();
+    let mut best = None;
+    let mut best_value = f64::NEG_INFINITY;
+    for id in first..first + n {
+        let child = tree.node(id);
+        if child.is_pruned() {
+            continue;
+        }
+        let (prior_n, prior_w) = child.prior();
+        let visits = child.visits() + child.virtual_loss.load(Ordering::Relaxed) + prior_n;
+        let wins = child.wins.load(Ordering::Relaxed) + prior_w;
+        let rave_n = child.rave_visits.load(Ordering::Relaxed);
+        let mut value = if visits > 0 {
+            wins as f64 / (2.0 * visits as f64)
+        } else {
+            params.fpu
+        };
+        if rave_n > 0 {
+            let (n, r) = (visits as f64, rave_n as f64);
+            let beta = r / (r + n + r * n / params.rave_equiv);
+            let rave = child.rave_wins.load(Ordering::Relaxed) as f64 / (2.0 * r);
+            value = (1.0 - beta) * value + beta * rave;
+        }
+        if params.explore > 0.0 {
+            value += params.explore * (log_n / (visits + 1) as f64).sqrt();
+        }
+        if value > best_value {
+            best_value = value;
+            best = Some(id);
+        }
+    }
+    best
+}
+
+/// One worker's scratch space and generator.
+pub struct Worker {
+    rng: rand::rngs::SmallRng,
+    board: Board,
+    path: Vec<NodeId>,
+    moves: Vec<u16>,
+    /// AMAF marks: `stamp * 2 + colour` for the earliest play at a point.
+    mark: Vec<u32>,
+    stamp: u32,
+    children: Vec<NewChild>,
+    ownership: Vec<i64>,
+    pending: u32,
+}
+
+impl Worker {
+    pub fn new(root: &Root, seed: u64) -> Worker {
+        let len = root.board.stride() * (root.board.size() + 2) + 1;
+        Worker {
+            rng: rand::rngs::SmallRng::seed_from_u64(seed),
+            board: root.board.clone(),
+            path: Vec::with_capacity(64),
+            moves: Vec::with_capacity(1024),
+            mark: vec![0; len],
+            stamp: 0,
+            children: Vec::with_capacity(len),
+            ownership: vec![0; len],
+            pending: 0,
+        }
+    }
+
+    /// Runs playouts until the budget, the deadline, the decision or `stop`.
+    pub fn run(&mut self, sh: &Shared) {
+        while !sh.finished() {
+            if sh.started.fetch_add(1, Ordering::Relaxed) >= sh.budget {
+                sh.halt.store(true, Ordering::Relaxed);
+                break;
+            }
+            self.playout(sh);
+            let done = sh.done.fetch_add(1, Ordering::Relaxed) + 1;
+            self.pending += 1;
+            if self.pending >= 16 {
+                self.flush_ownership(sh);
+                if sh.should_halt(done) {
+                    sh.halt.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+        self.flush_ownership(sh);
+    }
+
+    fn flush_ownership(&mut self, sh: &Shared) {
+        if self.pending == 0 {
+            return;
+        }
+        for (shared, local) in sh.ownership.iter().zip(self.ownership.iter_mut()) {
+            if *local != 0 {
+                shared.fetch_add(*local, Ordering::Relaxed);
+                *local = 0;
+            }
+        }
+        self.pending = 0;
+    }
+
+    /// Descends, expands, plays out and backs up once.
+    pub fn playout(&mut self, sh: &Shared) {
+        let tree = sh.tree;
+        let params = sh.params;
+        let root = sh.root;
+        self.board.clone_from(&root.board);
+        self.moves.clear();
+        let mut path = VirtualLoss {
+            tree,
+            path: &mut self.path,
+            amount: params.virtual_loss,
+        };
+        path.push(tree.root());
+        let mut node = tree.root();
+        let mut color = root.color;
+        let mut passes = root.passes;
+        let mut last = root.last;
+        while passes < 2 {
+            let n = tree.node(node);
+            if !n.is_expanded() {
+                let ripe = node == tree.root() || n.visits() >= params.expand_at;
+                if !ripe || tree.is_full() || !n.try_begin_expansion() {
+                    break;
+                }
+                children_with_priors(
+                    &self.board,
+                    color,
+                    last,
+                    &params.priors,
+                    |_| true,
+                    &mut self.children,
+                );
+                if !tree.expand(node, &self.children) {
+                    break;
+                }
+            }
+            let Some(child) = select(tree, node, params) else {
+                break;
+            };
+            let mv = tree.node(child).mv();
+            if mv == PASS {
+                self.board.clear_ko();
+                passes += 1;
+                last = None;
+            } else {
+                let p = Point(mv as usize);
+                if !self.board.is_legal_no_suicide(color, p) {
+                    // Cannot happen for a tree built from this root; never
+                    // let it corrupt the board if it does.
+                    tree.node(child).prune();
+                    break;
+                }
+                self.board.place_unchecked(color, p);
+                passes = 0;
+                last = Some(p);
+            }
+            path.push(child);
+            self.moves.push(if color == Color::White {
+                mv | WHITE_MOVE
+            } else {
+                mv
+            });
+            color = color.opponent();
+            node = child;
+        }
+        let tree_moves = self.moves.len();
+        let (black, white) = if passes >= 2 && sh.scorer.literal {
+            self.board.area_counts()
+        } else {
+            let r = play_out(
+                &mut self.board,
+                color,
+                last,
+                params.kind,
+                true,
+                &mut self.rng,
+                &mut self.moves,
+            );
+            (r.black, r.white)
+        };
+        let (black_half, margin) = sh.scorer.judge(black, white);
+        record_ownership(&self.board, &mut self.ownership);
+
+        // Back up: depth 0 is the root (moved into by the opponent of the root colour).
+        let for_color = |c: Color| {
+            if c == Color::Black {
+                (black_half, margin)
+            } else {
+                (2 - black_half, -margin)
+            }
+        };
+        let color_at_depth = |d: usize| {
+            if d.is_multiple_of(2) {
+                root.color
+            } else {
+                root.color.opponent()
+            }
+        };
+        for (d, &id) in path.path.iter().enumerate() {
+            let node = tree.node(id);
+            let mover = color_at_depth(d).opponent();
+            let (result, lead) = for_color(mover);
+            node.visits.fetch_add(1, Ordering::Relaxed);
+            node.wins.fetch_add(result, Ordering::Relaxed);
+            if d == 1 {
+                node.score_sum.fetch_add(lead, Ordering::Relaxed);
+            }
+        }
+
+        // AMAF: a child of the node at depth d gets the result if its move
+        // was played first by the same colour anywhere after depth d.
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 || self.stamp > u32::MAX / 2 - 1 {
+            self.mark.iter_mut().for_each(|m| *m = 0);
+            self.stamp = 1;
+        }
+        let stamp2 = self.stamp * 2;
+        for &m in self.moves[tree_moves..].iter().rev() {
+            note_first_play(&mut self.mark, stamp2, m);
+        }
+        for d in (0..path.path.len()).rev() {
+            if d < tree_moves {
+                note_first_play(&mut self.mark, stamp2, self.moves[d]);
+            }
+            let Some((first, n)) = tree.node(path.path[d]).children() else {
+                continue;
+            };
+            let c = color_at_depth(d);
+            let want = stamp2 + (c == Color::White) as u32;
+            let (result, _) = for_color(c);
+            for id in first..first + n {
+                let child = tree.node(id);
+                let m = child.mv() as usize;
+                if m != PASS as usize && self.mark[m] == want {
+                    child.rave_visits.fetch_add(1, Ordering::Relaxed);
+                    child.rave_wins.fetch_add(result, Ordering::Relaxed);
+                }
+            }
+        }
+        drop(path);
+    }
+}
+
+/// Marks the point of a recorded move as first played by its colour (moves
+/// are noted from the last to the first, so the earliest play wins).
+#[inline]
+fn note_first_play(mark: &mut [u32], stamp2: u32, m: u16) {
+    let p = (m & !WHITE_MOVE) as usize;
+    if p != PASS as usize {
+        mark[p] = stamp2 + (m & WHITE_MOVE != 0) as u32;
+    }
+}
+
+/// Adds the final position's owners: stones, and empty points by the
+/// colour of a neighbouring stone (playouts end with only eyes empty).
+fn record_ownership(b: &Board, ownership: &mut [i64]) {
+    for p in b.points() {
+        let owner = b.color_at(p).or_else(|| {
+            b.neighbours(p)
+                .into_iter()
+                .find_map(|q| b.color_at(Point(q)))
+        });
+        match owner {
+            Some(Color::Black) => ownership[p.0] += 1,
+            Some(Color::White) => ownership[p.0] -= 1,
+            None => {}
+        }
+    }
+}
+
+/// Expands the root with the moves `game` allows `color` (superko
+/// included), or re-checks the children of a kept root.
+pub fn prepare_root(tree: &Tree, root: &Root, game: &Game, params: &Params) {
+    let node = tree.node(tree.root());
+    let legal = |p: Point| game.is_legal(root.color, crate::board::Move::Place(p));
+    if let Some((first, n)) = node.children() {
+        for id in first..first + n {
+            let child = tree.node(id);
+            let ok = child.mv() == PASS || legal(Point(child.mv() as usize));
+            child.set_pruned(!ok);
+        }
+        return;
+    }
+    if node.try_begin_expansion() {
+        let mut children = Vec::new();
+        children_with_priors(
+            &root.board,
+            root.color,
+            root.last,
+            &params.priors,
+            legal,
+            &mut children,
+        );
+        tree.expand(tree.root(), &children);
+    }
+}
+
+/// Runs `threads` workers on the shared search until it finishes.
+pub fn search(sh: &Shared, threads: usize, seed: u64) {
+    std::thread::scope(|s| {
+        for t in 0..threads.max(1) {
+            s.spawn(move || {
+                let mix = (t as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                Worker::new(sh.root, seed ^ mix).run(sh);
+            });
+        }
+    });
+}

@@ -1,0 +1,137 @@
+//! A fixed-seed, single-thread search finds the obvious move in small
+//! tactical positions, and the same seed gives the same move.
+
+use ishi::board::coord::{move_name, parse_vertex};
+use ishi::board::{Board, Color, Move};
+use ishi::game::Game;
+use ishi::rules::Rules;
+use ishi::search::{Decision, Limits, PlayoutKind, SearchConfig, Searcher};
+use std::sync::atomic::AtomicBool;
+
+fn searcher(playouts: u64, seed: u64, kind: PlayoutKind) -> Searcher {
+    Searcher::new(SearchConfig {
+        threads: 1,
+        playouts: Some(playouts),
+        playout: kind,
+        seed,
+        resign_threshold: 0.0,
+        ..SearchConfig::default()
+    })
+}
+
+fn best_move(diagram: &str, to_move: Color, playouts: u64, kind: PlayoutKind) -> String {
+    best_move_with_komi(diagram, to_move, playouts, kind, 7.5)
+}
+
+fn best_move_with_komi(
+    diagram: &str,
+    to_move: Color,
+    playouts: u64,
+    kind: PlayoutKind,
+    komi: f64,
+) -> String {
+    let board = Board::from_ascii(diagram).unwrap();
+    let size = board.size();
+    let rules = Rules {
+        komi,
+        ..Rules::default()
+    };
+    let game = Game::from_position(board, to_move, rules);
+    let outcome = searcher(playouts, 5, kind).genmove(
+        &game,
+        to_move,
+        &Limits::default(),
+        &AtomicBool::new(false),
+    );
+    match outcome.decision {
+        Decision::Play(mv) => move_name(mv, size),
+        Decision::Resign => "resign".into(),
+    }
+}
+
+const CAPTURE: &str = "
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . . . . . .
+    . . X X X X . . .
+    . X O O O O X . .
+    . X O O O O X . .
+    . . X X X . . . .
+    . . . . . . . . .
+    . . . . . . . . .";
+
+#[test]
+fn captures_the_big_group() {
+    for kind in [PlayoutKind::Heavy, PlayoutKind::Light] {
+        assert_eq!(
+            best_move(CAPTURE, Color::Black, 3000, kind),
+            "F3",
+            "{kind:?}"
+        );
+    }
+}
+
+#[test]
+fn saves_the_group_in_atari() {
+    // The black six are in atari at F3, which connects them to G3.
+    let diagram = "
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . O O O . . . .
+        . O X X X O . . .
+        . O X X X . X . .
+        . . O O O . . . .
+        . . . . . . . . .";
+    assert_eq!(
+        best_move(diagram, Color::Black, 3000, PlayoutKind::Heavy),
+        "F3"
+    );
+}
+
+#[test]
+fn plays_the_only_move_that_lives() {
+    // Straight three in the corner: B1 makes two eyes and wins by 6.5;
+    // anywhere else White kills at B1 and wins.
+    let diagram = "
+        . X X . X O .
+        X X X X X O .
+        X X X X X O .
+        X X X X X O .
+        O O O O O O .
+        X X X X O . .
+        . . . X O . .";
+    for kind in [PlayoutKind::Heavy, PlayoutKind::Light] {
+        let mv = best_move_with_komi(diagram, Color::Black, 3000, kind, 0.5);
+        assert_eq!(mv, "B1", "{kind:?}");
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_search() {
+    let board = Board::new(9).unwrap();
+    let mut game = Game::from_position(board, Color::Black, Rules::default());
+    for v in ["E5", "C4", "G6"] {
+        let p = parse_vertex(v, 9).unwrap().unwrap();
+        game.play_move(Move::Place(p)).unwrap();
+    }
+    let run = |seed| {
+        let outcome = searcher(1500, seed, PlayoutKind::Heavy).genmove(
+            &game,
+            Color::White,
+            &Limits::default(),
+            &AtomicBool::new(false),
+        );
+        let top: Vec<(Move, u64)> = outcome
+            .snapshot
+            .candidates
+            .iter()
+            .map(|c| (c.mv, c.visits))
+            .collect();
+        (outcome.decision, top)
+    };
+    let first = run(9);
+    assert_eq!(first, run(9));
+    assert!(first.1.len() > 3);
+}

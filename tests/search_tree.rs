@@ -1,0 +1,115 @@
+//! Tree statistics stay consistent when several threads search one tree.
+
+use ishi::board::{Board, Color};
+use ishi::game::Game;
+use ishi::rules::Rules;
+use ishi::search::tree::{NodeId, Tree};
+use ishi::search::uct::{prepare_root, search, Params, Root, Scorer, Shared};
+use ishi::search::PlayoutKind;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+struct Totals {
+    nodes: usize,
+    leaked_virtual_loss: u64,
+}
+
+/// Checks every expanded node: its visits are the sum of its children's
+/// visits plus the playouts that stopped at it while it was still a leaf
+/// (at most `expand_at` before the expansion, plus one per other thread
+/// that arrived while it was being expanded).
+fn check(tree: &Tree, id: NodeId, max_stops: u32, totals: &mut Totals) {
+    let node = tree.node(id);
+    totals.nodes += 1;
+    totals.leaked_virtual_loss += node.virtual_loss.load(Ordering::Relaxed) as u64;
+    let Some((first, n)) = node.children() else {
+        return;
+    };
+    let children: u32 = (first..first + n).map(|c| tree.node(c).visits()).sum();
+    let visits = node.visits();
+    assert!(
+        children <= visits && visits - children <= max_stops,
+        "node {id}: {visits} visits, children {children}"
+    );
+    for c in first..first + n {
+        check(tree, c, max_stops, totals);
+    }
+}
+
+fn run(kind: PlayoutKind, threads: usize, playouts: u64, size: usize) {
+    let game = Game::new(size, Rules::default()).unwrap();
+    let tree = Tree::new(200_000);
+    let root = Root {
+        board: Board::new(size).unwrap(),
+        color: Color::Black,
+        passes: 0,
+        last: None,
+    };
+    let params = Params::new(size, kind);
+    prepare_root(&tree, &root, &game, &params);
+    let stop = AtomicBool::new(false);
+    let shared = Shared::new(
+        &tree,
+        &root,
+        &params,
+        Scorer::of(&game),
+        &stop,
+        playouts,
+        None,
+    );
+    search(&shared, threads, 42);
+    let done = shared.done.load(Ordering::Relaxed);
+    assert!(done > 0 && done <= playouts);
+    assert_eq!(tree.node(tree.root()).visits() as u64, done);
+    let mut totals = Totals {
+        nodes: 0,
+        leaked_virtual_loss: 0,
+    };
+    // The root is expanded before the search, so nothing stops there.
+    let root_children: u32 = {
+        let (first, n) = tree.node(tree.root()).children().unwrap();
+        (first..first + n).map(|c| tree.node(c).visits()).sum()
+    };
+    assert_eq!(root_children as u64, done);
+    check(
+        &tree,
+        tree.root(),
+        params.expand_at + threads as u32 - 1,
+        &mut totals,
+    );
+    assert_eq!(totals.leaked_virtual_loss, 0, "virtual loss left behind");
+    assert!(totals.nodes > 100, "the tree grew: {} nodes", totals.nodes);
+}
+
+#[test]
+fn statistics_add_up_with_one_thread() {
+    run(PlayoutKind::Heavy, 1, 3000, 9);
+}
+
+#[test]
+fn statistics_add_up_with_four_threads() {
+    run(PlayoutKind::Heavy, 4, 4000, 9);
+    run(PlayoutKind::Light, 4, 2000, 13);
+}
+
+#[test]
+fn a_full_arena_stops_growth_but_not_the_search() {
+    let game = Game::new(9, Rules::default()).unwrap();
+    let tree = Tree::new(1024);
+    let root = Root {
+        board: Board::new(9).unwrap(),
+        color: Color::Black,
+        passes: 0,
+        last: None,
+    };
+    let params = Params::new(9, PlayoutKind::Light);
+    prepare_root(&tree, &root, &game, &params);
+    let stop = AtomicBool::new(false);
+    let shared = Shared::new(&tree, &root, &params, Scorer::of(&game), &stop, 3000, None);
+    search(&shared, 2, 7);
+    let done = shared.done.load(Ordering::Relaxed);
+    // More playouts than nodes: the search went on after the arena filled.
+    assert!(done > 1024, "{done} playouts");
+    assert_eq!(tree.node(tree.root()).visits() as u64, done);
+    assert!(tree.len() <= 1024);
+    assert!(tree.is_full());
+}
