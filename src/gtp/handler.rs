@@ -441,8 +441,14 @@ impl Engine {
                     None if stars.contains(&p) => '+',
                     None => '.',
                 };
-                let before = if last == Some(p) { '(' } else { ' ' };
-                out.push(before);
+                // The last move is framed: `(X)`.
+                let left_of_last = last == Some(p);
+                let right_of_last = x > 0 && last.is_some_and(|l| board.xy(l) == (x - 1, y));
+                out.push(match (left_of_last, right_of_last) {
+                    (true, _) => '(',
+                    (false, true) => ')',
+                    _ => ' ',
+                });
                 out.push(stone);
             }
             let after = if last.is_some_and(|p| board.xy(p) == (size - 1, y)) {
@@ -450,7 +456,7 @@ impl Engine {
             } else {
                 ' '
             };
-            out.push_str(&format!("{after} {}\n", y + 1));
+            out.push_str(&format!("{after}{:>2}\n", y + 1));
         }
         out.push_str(&format!("  {letters}\n"));
         let rules = self.game.rules();
@@ -859,6 +865,9 @@ mod tests {
         assert_eq!(rows[1], "   A B C D E F G H J", "{board}");
         assert_eq!(rows[6], " 5 . . + . X . + . .  5", "{board}");
         assert_eq!(rows[10], " 1 . . . . . . . .(O) 1", "{board}");
+        ok(&mut e, "play b C1");
+        let board = ok(&mut e, "showboard");
+        assert_eq!(board.lines().nth(10), Some(" 1 . .(X). . . . . O  1"), "{board}");
     }
 
     #[test]
