@@ -379,11 +379,17 @@ impl Engine {
             StoneStatus::Seki => judgement.seki,
         };
         let board = self.game.board();
-        board
+        // One chain per line (as GNU Go answers), ordered by first stone.
+        let mut chains: Vec<Vec<Point>> = board
             .chains()
             .into_iter()
             .filter(|&p| wanted.contains(p.0))
-            .map(|p| self.names(board.chain_stones(p).iter().map(Point)))
+            .map(|p| board.chain_stones(p).iter().map(Point).collect())
+            .collect();
+        chains.sort();
+        chains
+            .into_iter()
+            .map(|chain| self.names(chain.into_iter()))
             .collect::<Vec<_>>()
             .join("\n")
     }
@@ -867,7 +873,11 @@ mod tests {
         assert_eq!(rows[10], " 1 . . . . . . . .(O) 1", "{board}");
         ok(&mut e, "play b C1");
         let board = ok(&mut e, "showboard");
-        assert_eq!(board.lines().nth(10), Some(" 1 . .(X). . . . . O  1"), "{board}");
+        assert_eq!(
+            board.lines().nth(10),
+            Some(" 1 . .(X). . . . . O  1"),
+            "{board}"
+        );
     }
 
     #[test]

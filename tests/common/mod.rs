@@ -102,7 +102,10 @@ impl Engine {
         let ok = match first.chars().next() {
             Some('=') => true,
             Some('?') => false,
-            _ => panic!("{}: response does not start with = or ?: {first:?}", self.name),
+            _ => panic!(
+                "{}: response does not start with = or ?: {first:?}",
+                self.name
+            ),
         };
         let rest = &first[1..];
         let id: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
