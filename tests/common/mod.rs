@@ -145,8 +145,7 @@ impl Engine {
     /// True when no more output arrives and the process exits with 0.
     pub fn finish(mut self) -> std::process::ExitStatus {
         self.close_stdin();
-        let status = self.child.wait().expect("wait");
-        status
+        self.child.wait().expect("wait")
     }
 
     pub fn no_more_output(&self) -> bool {
