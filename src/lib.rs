@@ -3,7 +3,9 @@
 
 pub mod board;
 pub mod game;
+pub mod gtp;
 pub mod perft;
 pub mod rules;
 pub mod score;
 pub mod search;
+pub mod sgf;

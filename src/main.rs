@@ -1,26 +1,72 @@
 use anyhow::{bail, Result};
 use clap::{Parser, Subcommand};
+use ishi::gtp::server::serve;
+use ishi::gtp::{Engine, EngineConfig};
 use ishi::rules::Rules;
 use ishi::search::bench::{playouts_per_second, PlayoutKind};
+use ishi::search::status::StatusConfig;
+use ishi::search::SearchConfig;
 use std::time::Duration;
 
 /// ishi: a Monte Carlo Go engine speaking the Go Text Protocol (GTP) on stdin/stdout.
+///
+/// Without a subcommand ishi waits for GTP commands: connect it to Sabaki,
+/// GoGui, gogui-twogtp, kgsGtp or gomill, or type commands such as
+/// `genmove b`, `showboard` and `final_score` yourself.
 #[derive(Parser, Debug)]
-#[command(name = "ishi", version, about)]
+#[command(name = "ishi", version, about, long_about)]
 struct Cli {
-    /// Rule set: tromp-taylor, simple-area, chinese, japanese, korean, aga,
-    /// new-zealand, ing, egf, wmsg, stone-scoring, group-tax.
-    #[arg(long, global = true)]
+    /// Rule set: chinese (default), japanese, korean, aga, new-zealand, ing,
+    /// egf, wmsg, tromp-taylor, simple-area, stone-scoring, group-tax.
+    /// A controller can change it later (kgs-rules, ishi-rules).
+    #[arg(long, global = true, value_name = "NAME")]
     rules: Option<String>,
-    /// Ko rule override: simple, positional, situational, natural-situational.
-    #[arg(long, global = true)]
+    /// Ko rule, overriding the rule set: simple (no immediate retake),
+    /// positional (no earlier whole-board position may recur), situational
+    /// (not with the same player to move), natural-situational.
+    #[arg(long, global = true, value_name = "K")]
     ko: Option<String>,
-    /// Suicide override: allowed (multi-stone suicide is legal) or forbidden.
-    #[arg(long, global = true)]
+    /// Suicide, overriding the rule set: allowed (a move may kill its own
+    /// group of two or more stones) or forbidden.
+    #[arg(long, global = true, value_name = "S")]
     suicide: Option<String>,
-    /// Komi: points given to White (any number, e.g. 6.5, 7, -3).
-    #[arg(long, global = true, allow_hyphen_values = true)]
+    /// Komi: points given to White (e.g. 6.5, 7, -3). Default: the rule set's.
+    #[arg(long, global = true, allow_hyphen_values = true, value_name = "X")]
     komi: Option<String>,
+    /// Board size at start, 2 to 25 (the controller usually sets it).
+    #[arg(long, default_value_t = 19, value_name = "N")]
+    size: usize,
+    /// Threads to think with. Default: every core of the machine.
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+    /// Simulated games per move (a strength cap that does not depend on the
+    /// machine's speed).
+    #[arg(long, value_name = "N")]
+    playouts: Option<u64>,
+    /// Seconds of thinking per move when the game has no clock. Default 5,
+    /// unless --playouts is given. A game clock (time_settings) overrides it.
+    #[arg(long, value_name = "SECONDS_PER_MOVE")]
+    time: Option<f64>,
+    /// Simulation style: heavy (default; plays out captures, ataris and
+    /// shapes, stronger) or light (random moves, faster).
+    #[arg(long, value_name = "light|heavy")]
+    playout: Option<String>,
+    /// Resign when the estimated chance of winning stays below this
+    /// fraction (e.g. 0.1); 0 never resigns.
+    #[arg(long, value_name = "FRACTION")]
+    resign: Option<f64>,
+    /// Upper bound on the search tree's size, to cap memory in long thinks.
+    #[arg(long, value_name = "N")]
+    max_nodes: Option<usize>,
+    /// Keep thinking during the opponent's time.
+    #[arg(long)]
+    ponder: bool,
+    /// Random seed, for games that can be replayed exactly.
+    #[arg(long, value_name = "S")]
+    seed: Option<u64>,
+    /// More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG works too.
+    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
+    verbose: u8,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -68,11 +114,75 @@ fn rules_from(cli: &Cli) -> Result<Rules> {
     Ok(rules)
 }
 
+fn playout_kind(name: &str) -> Result<PlayoutKind> {
+    match name {
+        "light" => Ok(PlayoutKind::Light),
+        "heavy" => Ok(PlayoutKind::Heavy),
+        other => bail!("unknown playout policy '{other}' (light, heavy)"),
+    }
+}
+
+fn engine_config(cli: &Cli, rules: Rules) -> Result<EngineConfig> {
+    if !(2..=25).contains(&cli.size) {
+        bail!("board size {} is not between 2 and 25", cli.size);
+    }
+    let mut search = SearchConfig::default();
+    if let Some(t) = cli.threads {
+        if t == 0 {
+            bail!("--threads must be at least 1");
+        }
+        search.threads = t;
+    }
+    search.playouts = cli.playouts;
+    if let Some(seconds) = cli.time {
+        if !(seconds.is_finite() && seconds > 0.0) {
+            bail!("--time must be a positive number of seconds");
+        }
+        search.time_per_move = Some(Duration::from_secs_f64(seconds));
+    }
+    if let Some(p) = &cli.playout {
+        search.playout = playout_kind(p)?;
+    }
+    if let Some(r) = cli.resign {
+        if !(0.0..1.0).contains(&r) {
+            bail!("--resign must be a fraction from 0 to below 1");
+        }
+        search.resign_threshold = r;
+    }
+    if let Some(n) = cli.max_nodes {
+        search.max_nodes = n;
+    }
+    search.ponder = cli.ponder;
+    let mut status = StatusConfig {
+        threads: search.threads,
+        ..StatusConfig::default()
+    };
+    if let Some(seed) = cli.seed {
+        search.seed = seed;
+        status.seed = seed;
+    }
+    Ok(EngineConfig {
+        size: cli.size,
+        rules,
+        search,
+        status,
+    })
+}
+
 fn main() -> Result<()> {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
-        .target(env_logger::Target::Stderr)
-        .init();
     let cli = Cli::parse();
+    let mut logger =
+        env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"));
+    let level = match cli.verbose {
+        0 => None,
+        1 => Some(log::LevelFilter::Info),
+        2 => Some(log::LevelFilter::Debug),
+        _ => Some(log::LevelFilter::Trace),
+    };
+    if let Some(level) = level {
+        logger.filter_level(level);
+    }
+    logger.target(env_logger::Target::Stderr).init();
     let rules = rules_from(&cli)?;
     match &cli.command {
         Some(Command::Perft { size, depth }) => {
@@ -89,11 +199,7 @@ fn main() -> Result<()> {
         }) => {
             let kinds = playout
                 .iter()
-                .map(|k| match k.as_str() {
-                    "light" => Ok(PlayoutKind::Light),
-                    "heavy" => Ok(PlayoutKind::Heavy),
-                    other => bail!("unknown playout policy '{other}' (light, heavy)"),
-                })
+                .map(|k| playout_kind(k))
                 .collect::<Result<Vec<_>>>()?;
             let duration = Duration::from_secs_f64(seconds.max(0.1));
             for &size in sizes {
@@ -116,7 +222,13 @@ fn main() -> Result<()> {
             }
         }
         None => {
-            bail!("GTP mode is not wired yet");
+            let engine = Engine::new(engine_config(&cli, rules)?)?;
+            let mut stdout = std::io::stdout().lock();
+            let stdin = std::io::BufReader::new(std::io::stdin());
+            if let Err(e) = serve(engine, stdin, &mut stdout) {
+                // The controller has gone away; there is nobody to answer.
+                log::warn!("GTP session ended: {e}");
+            }
         }
     }
     Ok(())

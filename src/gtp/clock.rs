@@ -1,0 +1,287 @@
+//! The game clock as the controller describes it (`time_settings`,
+//! `kgs-time_settings`, `time_left`) and how long one move may take.
+
+use std::time::Duration;
+
+/// How the game is timed. Seconds as floats; counts as integers.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TimeSystem {
+    /// No clock: the command line's limits apply.
+    None,
+    /// Main time only; running out loses.
+    Absolute { main: f64 },
+    /// After main time, `stones` moves in every `period` seconds.
+    Canadian { main: f64, period: f64, stones: i64 },
+    /// After main time, `periods` periods of `period` seconds; a period is
+    /// used up only when a move takes longer than it.
+    Byoyomi {
+        main: f64,
+        period: f64,
+        periods: i64,
+    },
+}
+
+impl TimeSystem {
+    /// GTP `time_settings`: byo-yomi time 0 means absolute time, byo-yomi
+    /// time with 0 stones means no limit at all.
+    pub fn from_gtp(main: f64, byo_yomi: f64, stones: i64) -> TimeSystem {
+        if byo_yomi == 0.0 {
+            TimeSystem::Absolute { main }
+        } else if stones == 0 {
+            TimeSystem::None
+        } else {
+            TimeSystem::Canadian {
+                main,
+                period: byo_yomi,
+                stones,
+            }
+        }
+    }
+
+    /// The clock of one player when the game starts.
+    pub fn start(&self) -> Remaining {
+        match *self {
+            TimeSystem::None => Remaining::default(),
+            TimeSystem::Absolute { main } => Remaining {
+                seconds: main,
+                stones: 0,
+            },
+            TimeSystem::Canadian {
+                main,
+                period,
+                stones,
+            } if main <= 0.0 => Remaining {
+                seconds: period,
+                stones,
+            },
+            TimeSystem::Byoyomi {
+                main,
+                period,
+                periods,
+            } if main <= 0.0 => Remaining {
+                seconds: period,
+                stones: periods,
+            },
+            TimeSystem::Canadian { main, .. } | TimeSystem::Byoyomi { main, .. } => Remaining {
+                seconds: main,
+                stones: 0,
+            },
+        }
+    }
+}
+
+/// One player's clock as `time_left` reports it: `stones == 0` means main
+/// time; otherwise the stones left in the Canadian period, or (KGS) the
+/// byo-yomi periods left, with `seconds` left in the current period.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Remaining {
+    pub seconds: f64,
+    pub stones: i64,
+}
+
+/// Kept back from every period for safety, as a fraction.
+const SAFETY: f64 = 0.85;
+/// Kept back from every move for network and GUI lag.
+const LAG: f64 = 0.3;
+/// Never think for less than this.
+const MINIMUM: f64 = 0.05;
+
+/// How many more moves of ours the main time has to last.
+fn moves_left(board_area: usize, plies: usize) -> f64 {
+    let expected_plies = board_area as f64 * 0.8;
+    ((expected_plies - plies as f64) / 2.0).max(20.0)
+}
+
+/// The time one move may take under `system` with `clock` left for the
+/// mover; `None` when there is no clock.
+pub fn move_budget(
+    system: &TimeSystem,
+    clock: &Remaining,
+    board_area: usize,
+    plies: usize,
+) -> Option<Duration> {
+    let share_of_main = clock.seconds / moves_left(board_area, plies);
+    let seconds = match *system {
+        TimeSystem::None => return None,
+        TimeSystem::Absolute { .. } => share_of_main - LAG,
+        TimeSystem::Canadian { period, stones, .. } => {
+            if clock.stones > 0 {
+                clock.seconds * SAFETY / clock.stones as f64 - LAG
+            } else {
+                // Main time spent early only moves the start of byo-yomi.
+                share_of_main.max(period * SAFETY / stones.max(1) as f64 - LAG)
+            }
+        }
+        TimeSystem::Byoyomi { period, .. } => {
+            if clock.stones > 0 {
+                clock.seconds.min(period) * SAFETY - LAG
+            } else {
+                share_of_main.max(period * SAFETY - LAG)
+            }
+        }
+    };
+    Some(Duration::from_secs_f64(seconds.max(MINIMUM)))
+}
+
+/// Our own bookkeeping after a move took `elapsed` seconds, for controllers
+/// that do not send `time_left` before every move.
+pub fn spend(system: &TimeSystem, clock: &mut Remaining, elapsed: f64) {
+    match *system {
+        TimeSystem::None => {}
+        TimeSystem::Absolute { .. } => clock.seconds = (clock.seconds - elapsed).max(0.0),
+        TimeSystem::Canadian { period, stones, .. } => {
+            if clock.stones == 0 {
+                clock.seconds -= elapsed;
+                if clock.seconds < 0.0 {
+                    *clock = Remaining {
+                        seconds: (period + clock.seconds).max(0.0),
+                        stones,
+                    };
+                }
+            } else {
+                clock.seconds = (clock.seconds - elapsed).max(0.0);
+                clock.stones -= 1;
+                if clock.stones == 0 {
+                    *clock = Remaining {
+                        seconds: period,
+                        stones,
+                    };
+                }
+            }
+        }
+        TimeSystem::Byoyomi {
+            period, periods, ..
+        } => {
+            if clock.stones == 0 {
+                clock.seconds -= elapsed;
+                if clock.seconds < 0.0 {
+                    *clock = Remaining {
+                        seconds: period,
+                        stones: periods,
+                    };
+                }
+            } else if elapsed > period {
+                clock.stones = (clock.stones - 1).max(1);
+                clock.seconds = period;
+            } else {
+                clock.seconds = period;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn secs(d: Option<Duration>) -> f64 {
+        d.expect("a clock is running").as_secs_f64()
+    }
+
+    #[test]
+    fn no_clock_no_budget() {
+        assert_eq!(
+            move_budget(&TimeSystem::None, &Remaining::default(), 361, 0),
+            None
+        );
+        assert_eq!(TimeSystem::from_gtp(0.0, 1.0, 0), TimeSystem::None);
+    }
+
+    #[test]
+    fn absolute_time_is_shared_over_the_moves_left() {
+        let system = TimeSystem::from_gtp(600.0, 0.0, 0);
+        let clock = system.start();
+        // 19x19: about 144 moves of ours expected at the start.
+        let early = secs(move_budget(&system, &clock, 361, 0));
+        assert!((3.0..5.0).contains(&early), "{early}");
+        // Late in the game at least 20 moves are still assumed.
+        let late = Remaining {
+            seconds: 20.0,
+            stones: 0,
+        };
+        let b = secs(move_budget(&system, &late, 361, 400));
+        assert!((b - (1.0 - LAG)).abs() < 1e-9, "{b}");
+        // Nearly out of time: still a small positive think.
+        let flag = Remaining {
+            seconds: 0.5,
+            stones: 0,
+        };
+        assert_eq!(secs(move_budget(&system, &flag, 81, 10)), MINIMUM);
+    }
+
+    #[test]
+    fn canadian_period_is_split_over_its_stones_with_a_margin() {
+        let system = TimeSystem::from_gtp(0.0, 300.0, 25);
+        let clock = system.start();
+        assert_eq!(
+            clock,
+            Remaining {
+                seconds: 300.0,
+                stones: 25
+            }
+        );
+        let b = secs(move_budget(&system, &clock, 361, 0));
+        assert!((b - (300.0 * SAFETY / 25.0 - LAG)).abs() < 1e-9);
+        assert!(b * 25.0 < 300.0);
+    }
+
+    #[test]
+    fn japanese_byo_yomi_never_overruns_a_period() {
+        let system = TimeSystem::Byoyomi {
+            main: 0.0,
+            period: 30.0,
+            periods: 5,
+        };
+        let clock = system.start();
+        let b = secs(move_budget(&system, &clock, 361, 100));
+        assert!(b < 30.0 * 0.9 && b > 30.0 * 0.7, "{b}");
+        // In main time a move may use at least what a period allows.
+        let main = TimeSystem::Byoyomi {
+            main: 10.0,
+            period: 30.0,
+            periods: 5,
+        };
+        let b = secs(move_budget(&main, &main.start(), 361, 0));
+        assert!(b >= 30.0 * SAFETY - LAG - 1e-9);
+    }
+
+    #[test]
+    fn spending_moves_into_byo_yomi() {
+        let system = TimeSystem::from_gtp(10.0, 60.0, 5);
+        let mut clock = system.start();
+        spend(&system, &mut clock, 12.0);
+        assert_eq!(
+            clock,
+            Remaining {
+                seconds: 58.0,
+                stones: 5
+            }
+        );
+        for _ in 0..5 {
+            spend(&system, &mut clock, 1.0);
+        }
+        assert_eq!(
+            clock,
+            Remaining {
+                seconds: 60.0,
+                stones: 5
+            }
+        );
+        let kgs = TimeSystem::Byoyomi {
+            main: 0.0,
+            period: 30.0,
+            periods: 3,
+        };
+        let mut clock = kgs.start();
+        spend(&kgs, &mut clock, 10.0);
+        assert_eq!(
+            clock,
+            Remaining {
+                seconds: 30.0,
+                stones: 3
+            }
+        );
+        spend(&kgs, &mut clock, 31.0);
+        assert_eq!(clock.stones, 2);
+    }
+}

@@ -1,0 +1,234 @@
+//! The stdin/stdout loop. A reader thread turns stdin into lines and sends
+//! them through a channel, so that the main thread can answer commands in
+//! order while a long one (genmove) still learns at once that more input is
+//! waiting and should finish: any next command, a GoGui `# interrupt`
+//! line, or the end of input.
+
+use super::command::{parse_line, Command};
+use super::{format_response, is_interrupt, preprocess, Engine, Response};
+use std::io::{self, BufRead, Write};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::SeqCst};
+use std::sync::{mpsc, Arc};
+
+/// Bytes of one line kept; the rest of a longer line is read and dropped,
+/// and the line is answered with an error.
+pub const MAX_LINE: usize = 4 << 20;
+
+#[derive(Debug, PartialEq)]
+enum Input {
+    /// A preprocessed, non-empty line.
+    Line {
+        text: String,
+        overlong: bool,
+    },
+    Interrupt,
+    End,
+}
+
+/// Reads one line of at most `MAX_LINE` kept bytes. Returns `None` at the
+/// end of input, else the kept bytes and whether a part was dropped that
+/// holds more than white space, control characters or a comment.
+fn read_line(reader: &mut impl BufRead) -> io::Result<Option<(Vec<u8>, bool)>> {
+    let mut kept = Vec::new();
+    let mut dropped_content = false;
+    // Whether the line has reached a `#`: whatever follows is comment.
+    let mut in_comment = false;
+    let mut any = false;
+    loop {
+        let chunk = match reader.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            return Ok(any.then_some((kept, dropped_content)));
+        }
+        any = true;
+        let (part, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (&chunk[..i], i + 1),
+            None => (chunk, chunk.len()),
+        };
+        let room = MAX_LINE.saturating_sub(kept.len());
+        let (keep, drop) = part.split_at(part.len().min(room));
+        in_comment |= keep.contains(&b'#');
+        kept.extend_from_slice(keep);
+        for &b in drop {
+            if b == b'#' {
+                in_comment = true;
+            }
+            if !in_comment && !b.is_ascii_whitespace() && !b.is_ascii_control() {
+                dropped_content = true;
+            }
+        }
+        let ended = done > part.len();
+        reader.consume(done);
+        if ended {
+            return Ok(Some((kept, dropped_content)));
+        }
+    }
+}
+
+fn reader_loop(
+    mut input: impl BufRead,
+    tx: mpsc::Sender<Input>,
+    pending: &AtomicUsize,
+    stop: &AtomicBool,
+) {
+    loop {
+        let item = match read_line(&mut input) {
+            Ok(Some((raw, dropped_content))) => {
+                if is_interrupt(&raw) {
+                    Input::Interrupt
+                } else {
+                    let text = preprocess(&raw);
+                    if text.is_empty() && !dropped_content {
+                        continue;
+                    }
+                    Input::Line {
+                        text,
+                        overlong: dropped_content,
+                    }
+                }
+            }
+            Ok(None) => Input::End,
+            Err(e) => {
+                log::warn!("reading stdin: {e}");
+                Input::End
+            }
+        };
+        let end = item == Input::End;
+        // Counted before it is sent, so the main thread never sees the
+        // queue empty while this line is on its way.
+        pending.fetch_add(1, SeqCst);
+        if tx.send(item).is_err() {
+            return;
+        }
+        stop.store(true, SeqCst);
+        if end {
+            return;
+        }
+    }
+}
+
+/// Serves GTP on `input`/`output` until `quit` or the end of input.
+pub fn serve(
+    mut engine: Engine,
+    input: impl BufRead + Send + 'static,
+    output: &mut impl Write,
+) -> io::Result<()> {
+    let (tx, rx) = mpsc::channel();
+    let pending = Arc::new(AtomicUsize::new(0));
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let (pending, stop) = (Arc::clone(&pending), Arc::clone(&stop));
+        std::thread::Builder::new()
+            .name("gtp-reader".into())
+            .spawn(move || reader_loop(input, tx, &pending, &stop))?;
+    }
+    while let Ok(item) = rx.recv() {
+        pending.fetch_sub(1, SeqCst);
+        let (text, overlong) = match item {
+            Input::End => break,
+            Input::Interrupt => continue,
+            Input::Line { text, overlong } => (text, overlong),
+        };
+        let request = parse_line(&text);
+        let mut quit = false;
+        let response: Response = match request.command {
+            _ if overlong => Err("syntax error (line too long)".into()),
+            Err(e) => Err(e.to_string()),
+            Ok(command) => {
+                quit = command == Command::Quit;
+                // Lines already waiting stop a long command at once.
+                stop.store(false, SeqCst);
+                if pending.load(SeqCst) > 0 {
+                    stop.store(true, SeqCst);
+                }
+                log::debug!("command: {command:?}");
+                catch_unwind(AssertUnwindSafe(|| engine.execute(&command, &stop))).unwrap_or_else(
+                    |_| {
+                        log::error!("internal error on '{text}'");
+                        Err("internal error".into())
+                    },
+                )
+            }
+        };
+        output.write_all(format_response(request.id.as_deref(), &response).as_bytes())?;
+        output.flush()?;
+        if quit {
+            break;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(bytes: &[u8]) -> Vec<(Vec<u8>, bool)> {
+        let mut r = io::BufReader::with_capacity(7, bytes);
+        let mut out = Vec::new();
+        while let Some(l) = read_line(&mut r).unwrap() {
+            out.push(l);
+        }
+        out
+    }
+
+    #[test]
+    fn lines_split_on_newline_and_the_last_may_lack_one() {
+        assert_eq!(
+            lines(b"name\n\nversion\r\nquit"),
+            vec![
+                (b"name".to_vec(), false),
+                (b"".to_vec(), false),
+                (b"version\r".to_vec(), false),
+                (b"quit".to_vec(), false)
+            ]
+        );
+    }
+
+    #[test]
+    fn overlong_lines_are_cut_and_marked_only_when_the_rest_matters() {
+        let mut long = vec![b'x'; MAX_LINE + 10];
+        long.push(b'\n');
+        let got = lines(&long);
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].0.len(), MAX_LINE);
+        assert!(got[0].1);
+        let mut comment = b"name #".to_vec();
+        comment.extend(vec![b'y'; MAX_LINE]);
+        assert!(!lines(&comment)[0].1);
+        let mut spaces = b"name".to_vec();
+        spaces.extend(vec![b' '; MAX_LINE]);
+        assert!(!lines(&spaces)[0].1);
+    }
+
+    fn session(input: &str) -> String {
+        let engine = Engine::new(super::super::EngineConfig::default()).unwrap();
+        let mut out = Vec::new();
+        serve(
+            engine,
+            io::Cursor::new(input.to_string().into_bytes()),
+            &mut out,
+        )
+        .unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn answers_in_order_and_stops_at_quit() {
+        let out = session("1 name\n# comment\n\n2 boardsize 30\nfoo\n3 quit\nname\n");
+        assert_eq!(
+            out,
+            "=1 ishi\n\n?2 unacceptable size\n\n? unknown command\n\n=3\n\n"
+        );
+    }
+
+    #[test]
+    fn end_of_input_ends_the_session() {
+        assert_eq!(session("protocol_version"), "= 2\n\n");
+        assert_eq!(session(""), "");
+    }
+}
