@@ -211,7 +211,7 @@ fn random_line(rng: &mut SmallRng, size: usize) -> Vec<u8> {
     }
     if rng.gen_range(0..20) == 0 {
         let at = rng.gen_range(0..=line.len());
-        line.insert(at, rng.gen_range(0..32u8).max(1).min(b'\n' - 1));
+        line.insert(at, rng.gen_range(0..32u8).clamp(1, b'\n' - 1));
     }
     if rng.gen_range(0..20) == 0 {
         line.push(b'\r');
