@@ -27,22 +27,112 @@ fn expected_text(raw: &[u8]) -> String {
 }
 
 const COMMANDS: &[&str] = &[
-    "protocol_version", "name", "version", "known_command", "list_commands", "boardsize",
-    "clear_board", "komi", "play", "genmove", "reg_genmove", "kgs-genmove_cleanup", "undo",
-    "gg-undo", "fixed_handicap", "place_free_handicap", "set_free_handicap", "time_settings",
-    "kgs-time_settings", "time_left", "final_score", "final_status_list", "loadsgf", "printsgf",
-    "showboard", "list_stones", "all_legal", "is_legal", "captures", "cputime", "kgs-rules",
-    "kgs-game_over", "ishi-rules", "ishi-rule", "gogui-interrupt",
+    "protocol_version",
+    "name",
+    "version",
+    "known_command",
+    "list_commands",
+    "boardsize",
+    "clear_board",
+    "komi",
+    "play",
+    "genmove",
+    "reg_genmove",
+    "kgs-genmove_cleanup",
+    "undo",
+    "gg-undo",
+    "fixed_handicap",
+    "place_free_handicap",
+    "set_free_handicap",
+    "time_settings",
+    "kgs-time_settings",
+    "time_left",
+    "final_score",
+    "final_status_list",
+    "loadsgf",
+    "printsgf",
+    "showboard",
+    "list_stones",
+    "all_legal",
+    "is_legal",
+    "captures",
+    "cputime",
+    "kgs-rules",
+    "kgs-game_over",
+    "ishi-rules",
+    "ishi-rule",
+    "gogui-interrupt",
 ];
 
 const ARGS: &[&str] = &[
-    "b", "w", "B", "white", "BLACK", "x", "", "pass", "PASS", "a1", "A1", "T19", "t19", "Z25",
-    "I5", "A0", "A26", "A-1", "J10", "e5", "D4", "c3", "0", "1", "2", "3", "9", "19", "25", "26",
-    "-1", "-19", "7.5", "-0.5", "1e400", "nan", "inf", "99999999999999999999999999",
-    "18446744073709551616", "0x10", "alive", "dead", "seki", "none", "absolute", "byoyomi",
-    "canadian", "chinese", "japanese", "new_zealand", "tromp-taylor", "ko", "suicide",
-    "positional", "allowed", "komi", "nosuch.sgf", "/dev/zero", "/", ".", "fuzz.sgf",
-    "\u{e9}", "\u{2603}", "\u{0}", "\t", "#", "=", "?",
+    "b",
+    "w",
+    "B",
+    "white",
+    "BLACK",
+    "x",
+    "",
+    "pass",
+    "PASS",
+    "a1",
+    "A1",
+    "T19",
+    "t19",
+    "Z25",
+    "I5",
+    "A0",
+    "A26",
+    "A-1",
+    "J10",
+    "e5",
+    "D4",
+    "c3",
+    "0",
+    "1",
+    "2",
+    "3",
+    "9",
+    "19",
+    "25",
+    "26",
+    "-1",
+    "-19",
+    "7.5",
+    "-0.5",
+    "1e400",
+    "nan",
+    "inf",
+    "99999999999999999999999999",
+    "18446744073709551616",
+    "0x10",
+    "alive",
+    "dead",
+    "seki",
+    "none",
+    "absolute",
+    "byoyomi",
+    "canadian",
+    "chinese",
+    "japanese",
+    "new_zealand",
+    "tromp-taylor",
+    "ko",
+    "suicide",
+    "positional",
+    "allowed",
+    "komi",
+    "nosuch.sgf",
+    "/dev/zero",
+    "/",
+    ".",
+    "fuzz.sgf",
+    "\u{e9}",
+    "\u{2603}",
+    "\u{0}",
+    "\t",
+    "#",
+    "=",
+    "?",
 ];
 
 fn random_bytes(rng: &mut SmallRng, len: usize) -> Vec<u8> {
@@ -72,7 +162,9 @@ fn random_line(rng: &mut SmallRng, size: usize) -> Vec<u8> {
         }
         10..=14 => {
             // Invalid UTF-8 around a real command.
-            let mut l = COMMANDS[rng.gen_range(0..COMMANDS.len())].as_bytes().to_vec();
+            let mut l = COMMANDS[rng.gen_range(0..COMMANDS.len())]
+                .as_bytes()
+                .to_vec();
             l.extend(random_bytes(rng, 4).iter().map(|b| b | 0x80));
             l
         }
@@ -183,7 +275,11 @@ impl Session {
 fn random_and_malformed_lines_get_one_answer_each_and_change_nothing_when_refused() {
     let dir = std::env::temp_dir().join(format!("ishi-fuzz-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let engine = Engine::start(ISHI, &["--threads", "1", "--playouts", "20", "--size", "9"], Some(&dir));
+    let engine = Engine::start(
+        ISHI,
+        &["--threads", "1", "--playouts", "20", "--size", "9"],
+        Some(&dir),
+    );
     let mut s = Session {
         engine,
         state: String::new(),
@@ -208,7 +304,10 @@ fn random_and_malformed_lines_get_one_answer_each_and_change_nothing_when_refuse
             s.line(" ".repeat(mega).as_bytes());
             s.line(format!("{} name", "1".repeat(mega)).as_bytes());
         }
-        assert!(started.elapsed() < Duration::from_secs(120), "too slow at line {i}");
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "too slow at line {i}"
+        );
     }
     s.line(format!("komi {}", "5".repeat(5 << 20)).as_bytes());
     println!(
@@ -222,6 +321,9 @@ fn random_and_malformed_lines_get_one_answer_each_and_change_nothing_when_refuse
     assert!(s.failed > lines / 10, "refusals are exercised");
     assert!(s.failed < s.answered, "successes are exercised");
     let status = s.engine.finish();
-    assert!(status.success(), "exit status {status:?} after end of input");
+    assert!(
+        status.success(),
+        "exit status {status:?} after end of input"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
