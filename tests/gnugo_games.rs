@@ -1,6 +1,7 @@
 //! Complete games against GNU Go 3.8 through pipes, each engine's `genmove`
 //! `play`ed into the other: only legal moves, the boards stay equal, and
-//! both engines' `final_score` are well-formed (and printed). Skipped with a
+//! both engines' `final_score` are well-formed (and printed; GNU Go's
+//! estimate for games stopped by the move cap). Skipped with a
 //! message when GNU Go is not installed.
 //!
 //! The default run plays 9x9 to two passes and a 19x19 game capped in
@@ -92,15 +93,19 @@ fn play_game(size: usize, ishi_colour: &str, max_moves: usize, seed: u64) -> Out
     }
     let score = Regex::new(r"^([BW]\+[0-9]+(\.[0-9]+)?|0)$").unwrap();
     let ishi_score = ishi.ok("final_score");
-    let gnugo_score = gnugo.ok("final_score");
     assert!(
         score.is_match(&ishi_score),
         "ishi final_score '{ishi_score}'"
     );
-    assert!(
-        score.is_match(&gnugo_score),
-        "gnugo final_score '{gnugo_score}'"
-    );
+    // GNU Go's final_score plays the game out, which takes minutes on a
+    // 19x19 board far from finished; its quick estimate serves there.
+    let gnugo_score = if passes == 2 {
+        let s = gnugo.ok("final_score");
+        assert!(score.is_match(&s), "gnugo final_score '{s}'");
+        s
+    } else {
+        format!("{} (estimate)", gnugo.ok("estimate_score"))
+    };
     ishi.ok("quit");
     gnugo.ok("quit");
     assert!(ishi.finish().success());
@@ -129,7 +134,7 @@ fn games_against_gnu_go_use_legal_moves_and_end_in_a_score() {
         eprintln!("GNU Go not found at {GNUGO}: games skipped");
         return;
     }
-    for (size, ishi_colour, cap) in [(9, "black", 300), (9, "white", 300), (19, "black", 24)] {
+    for (size, ishi_colour, cap) in [(9, "black", 300), (9, "white", 300), (19, "black", 60)] {
         let started = Instant::now();
         let o = play_game(size, ishi_colour, cap, size as u64);
         report(size, ishi_colour, &o, started);
