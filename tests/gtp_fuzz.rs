@@ -211,7 +211,8 @@ fn random_line(rng: &mut SmallRng, size: usize) -> Vec<u8> {
     }
     if rng.gen_range(0..20) == 0 {
         let at = rng.gen_range(0..=line.len());
-        line.insert(at, rng.gen_range(0..32u8).clamp(1, b'\n' - 1));
+        const CONTROLS: &[u8] = b"\x00\x01\x07\x08\t\x0b\x0c\r\x1b\x1f\x7f";
+        line.insert(at, CONTROLS[rng.gen_range(0..CONTROLS.len())]);
     }
     if rng.gen_range(0..20) == 0 {
         line.push(b'\r');

@@ -1,0 +1,131 @@
+//! ishi as a new user meets it: started without arguments, a few typed
+//! commands, clean exit; the help text; the interruption of a long think.
+
+mod common;
+
+use common::{Engine, ISHI};
+use regex::Regex;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+#[test]
+fn plain_ishi_answers_genmove_showboard_final_score_and_quits() {
+    let mut ishi = Engine::ishi(&[]);
+    let mv = ishi.ok("genmove b");
+    assert!(
+        Regex::new(r"^([A-HJ-T]([1-9]|1[0-9])|pass|resign)$")
+            .unwrap()
+            .is_match(&mv),
+        "genmove answered '{mv}'"
+    );
+    let board = ishi.ok("showboard");
+    assert!(
+        board.contains("A B C D E F G H J K L M N O P Q R S T"),
+        "{board}"
+    );
+    assert_eq!(
+        board.lines().filter(|l| l.contains(" . ")).count(),
+        19,
+        "{board}"
+    );
+    if mv != "pass" && mv != "resign" {
+        assert!(board.contains('X'), "the move is on the board: {board}");
+    }
+    let score = ishi.ok("final_score");
+    assert!(
+        Regex::new(r"^([BW]\+[0-9]+(\.[0-9]+)?|0)$")
+            .unwrap()
+            .is_match(&score),
+        "final_score answered '{score}'"
+    );
+    assert_eq!(ishi.ok("quit"), "");
+    assert!(ishi.no_more_output());
+    let status = ishi.finish();
+    assert!(status.success(), "{status:?}");
+}
+
+#[test]
+fn end_of_input_exits_cleanly() {
+    let mut ishi = Engine::ishi(&[]);
+    ishi.write_raw(b"name\nprotocol_version");
+    assert_eq!(ishi.read_reply().text, "ishi");
+    ishi.close_stdin();
+    assert_eq!(
+        ishi.read_reply().text,
+        "2",
+        "the last line needs no newline"
+    );
+    assert!(ishi.no_more_output());
+    assert!(ishi.finish().success());
+}
+
+#[test]
+fn a_long_think_ends_when_the_next_line_or_an_interrupt_arrives() {
+    // A minute per move; the next command or GoGui's "# interrupt" ends
+    // the think at once, and the answers stay in order.
+    let mut ishi = Engine::ishi(&["--time", "60", "--threads", "1"]);
+    let started = Instant::now();
+    ishi.write_raw(b"1 genmove b\n2 name\n");
+    let first = ishi.read_reply();
+    assert_eq!((first.id.as_str(), first.ok), ("1", true));
+    assert_eq!(ishi.read_reply().text, "ishi");
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
+
+    let started = Instant::now();
+    ishi.write_raw(b"3 genmove w\n");
+    std::thread::sleep(Duration::from_millis(300));
+    ishi.write_raw(b"# interrupt\n");
+    let reply = ishi.read_reply();
+    assert_eq!((reply.id.as_str(), reply.ok), ("3", true));
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(ishi.ok("4 list_stones black").split_whitespace().count(), 1);
+    ishi.ok("quit");
+    assert!(ishi.finish().success());
+}
+
+#[test]
+fn help_explains_the_options_and_subcommands_still_work() {
+    let out = Command::new(ISHI).arg("--help").output().unwrap();
+    assert!(out.status.success());
+    let help = String::from_utf8(out.stdout).unwrap();
+    for option in [
+        "--rules",
+        "--ko",
+        "--suicide",
+        "--komi",
+        "--size",
+        "--threads",
+        "--playouts",
+        "--time",
+        "--playout",
+        "--resign",
+        "--max-nodes",
+        "--ponder",
+        "--seed",
+        "--verbose",
+        "perft",
+        "bench",
+    ] {
+        assert!(help.contains(option), "{option} missing from --help");
+    }
+    let out = Command::new(ISHI)
+        .args(["perft", "--size", "2", "--depth", "2"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "1 5\n2 21\n");
+    let bad = Command::new(ISHI).args(["--size", "30"]).output().unwrap();
+    assert!(
+        !bad.status.success(),
+        "a bad size is refused before GTP starts"
+    );
+    assert!(bad.stdout.is_empty(), "nothing but GTP on stdout");
+}
