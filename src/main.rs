@@ -64,6 +64,10 @@ struct Cli {
     /// Random seed, for games that can be replayed exactly.
     #[arg(long, value_name = "S")]
     seed: Option<u64>,
+    /// Simulated games used to decide which stones are dead when scoring
+    /// (final_score, final_status_list): more is slower and surer. Default 2000.
+    #[arg(long, value_name = "N")]
+    score_playouts: Option<u32>,
     /// More log output on stderr (-v info, -vv debug, -vvv trace). RUST_LOG works too.
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]
     verbose: u8,
@@ -160,6 +164,9 @@ fn engine_config(cli: &Cli, rules: Rules) -> Result<EngineConfig> {
     if let Some(seed) = cli.seed {
         search.seed = seed;
         status.seed = seed;
+    }
+    if let Some(n) = cli.score_playouts {
+        status.playouts = n.max(1);
     }
     Ok(EngineConfig {
         size: cli.size,

@@ -278,7 +278,17 @@ fn random_and_malformed_lines_get_one_answer_each_and_change_nothing_when_refuse
     std::fs::create_dir_all(&dir).unwrap();
     let engine = Engine::start(
         ISHI,
-        &["--threads", "1", "--playouts", "20", "--size", "9"],
+        // Small budgets: the fuzzer cares about framing, not strength.
+        &[
+            "--threads",
+            "1",
+            "--playouts",
+            "20",
+            "--score-playouts",
+            "50",
+            "--size",
+            "9",
+        ],
         Some(&dir),
     );
     let mut s = Session {
