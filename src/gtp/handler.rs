@@ -252,9 +252,16 @@ impl Engine {
     ) -> Option<String> {
         let color = args.color.unwrap_or(self.game.to_move());
         let size = self.game.size();
+        // Playouts behind the last line sent, so the final line of a
+        // genmove variant is not a repeat.
+        let mut reported = None;
         let mut report = |snap: &Snapshot| {
+            if reported == Some(snap.playouts) {
+                return;
+            }
             if let Some(line) = analysis::info_line(snap, args, color, size) {
                 sink(&line);
+                reported = Some(snap.playouts);
             }
         };
         if !args.genmove {

@@ -99,13 +99,14 @@ fn reader_loop(
             }
         };
         let end = item == Input::End;
-        // Counted before it is sent, so the main thread never sees the
-        // queue empty while this line is on its way.
+        // Counted and flagged before it is sent, so the main thread never
+        // sees the queue empty while this line is on its way, and a late
+        // flag can never stop the command this very line starts.
         pending.fetch_add(1, SeqCst);
+        stop.store(true, SeqCst);
         if tx.send(item).is_err() {
             return;
         }
-        stop.store(true, SeqCst);
         if end {
             return;
         }
