@@ -46,11 +46,12 @@ impl Engine {
 
     fn write(&mut self, line: &str) -> Instant {
         let stdin = self.stdin.as_mut().expect("stdin open");
+        let at = Instant::now();
         stdin
             .write_all(format!("{line}\n").as_bytes())
             .expect("write");
         stdin.flush().expect("flush");
-        Instant::now()
+        at
     }
 
     fn line(&self, wait: Duration) -> (Instant, String) {
@@ -297,7 +298,6 @@ fn genmove_analyze_streams_then_plays() {
             );
         }
     }
-    assert_eq!(e.ok("showboard").matches('X').count() >= 1, true);
 }
 
 #[test]
@@ -370,7 +370,7 @@ fn gogui_analyze_commands_all_answer_in_their_display_format() {
                     );
                     if verb == "VAR" {
                         let rest: Vec<&str> = line.split(' ').skip(1).collect();
-                        assert!(rest.len() >= 2 && rest.len() % 2 == 0, "{line}");
+                        assert!(rest.len() >= 2 && rest.len().is_multiple_of(2), "{line}");
                         assert_eq!(rest[0], "w", "the variation starts with the colour asked");
                         assert!(rest
                             .chunks(2)
