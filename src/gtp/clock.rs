@@ -284,4 +284,72 @@ mod tests {
         spend(&kgs, &mut clock, 31.0);
         assert_eq!(clock.stones, 2);
     }
+
+    /// Plays a whole game against the clock: every move takes its budget
+    /// plus `overhead` (answering, the controller's lag); returns the
+    /// seconds of each move, or the ply where the clock ran out.
+    fn whole_game(
+        system: TimeSystem,
+        area: usize,
+        plies: usize,
+        overhead: f64,
+    ) -> Result<Vec<f64>, usize> {
+        let mut clock = system.start();
+        let mut used = Vec::new();
+        for ply in (0..plies).step_by(2) {
+            let budget = secs(move_budget(&system, &clock, area, ply));
+            let took = budget + overhead;
+            let before = clock;
+            spend(&system, &mut clock, took);
+            let overstepped = match system {
+                TimeSystem::Absolute { .. } => before.seconds < took,
+                TimeSystem::Byoyomi { period, .. } => before.stones > 0 && took > period,
+                TimeSystem::Canadian { .. } => before.stones > 0 && took > before.seconds,
+                TimeSystem::None => false,
+            };
+            if overstepped {
+                return Err(ply);
+            }
+            used.push(took);
+        }
+        Ok(used)
+    }
+
+    #[test]
+    fn a_whole_game_keeps_a_sensible_pace_within_the_clock() {
+        // 19x19, 10 minutes sudden death, a long game of 300 plies, with
+        // 0.25 s lost per move to the controller and the network.
+        let absolute = TimeSystem::Absolute { main: 600.0 };
+        let used = whole_game(absolute, 361, 300, 0.25).expect("never out of time");
+        let opening: f64 = used[..40].iter().sum::<f64>() / 40.0;
+        assert!(opening > 2.5, "the opening is thought about: {opening}");
+        assert!(used.iter().sum::<f64>() < 600.0);
+        // Byo-yomi and Canadian overtime of a few seconds: no period lost.
+        for system in [
+            TimeSystem::Byoyomi {
+                main: 60.0,
+                period: 5.0,
+                periods: 1,
+            },
+            TimeSystem::Byoyomi {
+                main: 0.0,
+                period: 1.0,
+                periods: 1,
+            },
+            TimeSystem::Canadian {
+                main: 60.0,
+                period: 10.0,
+                stones: 5,
+            },
+            TimeSystem::Canadian {
+                main: 2.0,
+                period: 1.0,
+                stones: 1,
+            },
+        ] {
+            let used = whole_game(system, 81, 120, 0.25)
+                .unwrap_or_else(|ply| panic!("{system:?} at ply {ply}"));
+            assert!(used.iter().all(|&t| t >= MINIMUM), "{system:?}");
+        }
+    }
 }

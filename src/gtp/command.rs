@@ -2,6 +2,7 @@
 //! handler only ever sees well-formed requests and every argument error is
 //! answered the same way.
 
+use super::analysis::AnalyzeArgs;
 use super::clock::TimeSystem;
 use super::table::{find, Spec};
 use crate::board::Color;
@@ -101,6 +102,16 @@ pub enum Command {
     },
     /// Listed so that GoGui sends `# interrupt`; as a command it does nothing.
     GoguiInterrupt,
+    /// `lz-analyze`, `kata-analyze`, `analyze` and their genmove variants.
+    Analyze(AnalyzeArgs),
+    GoguiAnalyzeCommands,
+    /// GoGui displays: a search's best moves, its principal variation, the
+    /// ownership estimate as numbers and as influence, the score estimate.
+    IshiBestMoves(Color),
+    IshiPv(Color),
+    IshiOwnership,
+    IshiTerritory,
+    IshiScoreEstimate,
 }
 
 /// Why a line could not become a command; `Display` gives the GTP text.

@@ -3,6 +3,7 @@
 //! name, so every command can be tested by calling [`Engine::execute`].
 //! A failing command leaves the state exactly as it was.
 
+use super::analysis::{self, AnalyzeArgs};
 use super::clock::{move_budget, spend, Remaining, TimeSystem};
 use super::command::{Command, GenmoveKind, StoneStatus, Vertex};
 use super::table;
@@ -10,9 +11,9 @@ use crate::board::coord::{move_name, vertex_name};
 use crate::board::{Color, CoordError, Move, Point};
 use crate::game::{handicap_points, Game, HandicapError};
 use crate::rules::{Rules, KGS_NAMES};
-use crate::search::status::{cleanup_move, judge, StatusConfig};
-use crate::search::{Decision, Limits, SearchConfig, Searcher};
-use std::sync::atomic::AtomicBool;
+use crate::search::status::{cleanup_move, estimate, judge, StatusConfig};
+use crate::search::{Decision, Limits, SearchConfig, Searcher, Snapshot};
+use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
 use std::time::{Duration, Instant};
 
 /// `Ok` text for `=`, `Err` text for `?`.
@@ -20,6 +21,37 @@ pub type Response = Result<String, String>;
 
 /// Thinking time per move when neither the command line nor a clock says.
 pub const DEFAULT_TIME_PER_MOVE: Duration = Duration::from_secs(5);
+/// How often a streamed search looks at its tree at the least.
+const SNAPSHOT_TICK: Duration = Duration::from_millis(50);
+/// How often a streamed search checks its stop flag and deadline.
+const WATCH_TICK: Duration = Duration::from_millis(2);
+/// The share of a genmove_analyze's time or playouts that goes to the final
+/// plain search on the same tree: its own playouts give the ownership that
+/// passing and resigning are judged by.
+const FINAL_SHARE: f64 = 0.2;
+
+/// Limits for the streamed part of a genmove_analyze and for its final
+/// plain search, together `limits`.
+fn split_limits(limits: &Limits) -> (Limits, Limits) {
+    let streamed = Limits {
+        playouts: limits
+            .playouts
+            .map(|p| (p as f64 * (1.0 - FINAL_SHARE)) as u64),
+        time: limits.time.map(|t| t.mul_f64(1.0 - FINAL_SHARE)),
+    };
+    let last = Limits {
+        playouts: limits
+            .playouts
+            .zip(streamed.playouts)
+            .map(|(all, first)| all.saturating_sub(first).max(1)),
+        time: limits
+            .time
+            .zip(streamed.time)
+            .map(|(all, first)| all.saturating_sub(first)),
+    };
+    (streamed, last)
+}
+
 /// `loadsgf` refuses larger files: no game record comes near this.
 const MAX_SGF_BYTES: u64 = 8 << 20;
 
@@ -166,7 +198,153 @@ impl Engine {
                 self.set_rules(rules);
                 Ok(String::new())
             }
+            C::Analyze(args) => {
+                // Without a stream to write to, the lines are collected and
+                // a plain analysis ends at the usual move limits.
+                let mut lines = Vec::new();
+                let tail = self.analyze(args, stop, &mut |l| lines.push(l.to_string()), false);
+                lines.extend(tail);
+                Ok(lines.join("\n"))
+            }
+            C::GoguiAnalyzeCommands => Ok(analysis::GOGUI_ANALYZE_COMMANDS.into()),
+            C::IshiBestMoves(color) => {
+                let size = self.game.size();
+                let snap = self.search_for_display(*color, stop);
+                Ok(analysis::best_moves_gfx(&snap, *color, size))
+            }
+            C::IshiPv(color) => {
+                let size = self.game.size();
+                let snap = self.search_for_display(*color, stop);
+                Ok(analysis::pv_gfx(&snap, *color, size))
+            }
+            C::IshiOwnership => {
+                let j = estimate(&self.game, &self.status_config);
+                Ok(analysis::ownership_dboard(&j.ownership, self.game.size()))
+            }
+            C::IshiTerritory => {
+                let j = estimate(&self.game, &self.status_config);
+                Ok(analysis::territory_gfx(self.game.board(), &j.ownership))
+            }
+            C::IshiScoreEstimate => {
+                let j = estimate(&self.game, &self.status_config);
+                Ok(format!(
+                    "{} with {} dead stones removed; playouts average {}",
+                    j.score,
+                    j.dead.count(),
+                    analysis::lead_text(j.score_lead)
+                ))
+            }
         }
+    }
+
+    // ---- analysis -------------------------------------------------------------
+
+    /// Runs an analysis command, handing each `info` line to `sink` as it
+    /// is made; returns what ends the response (`play <vertex>` for the
+    /// genmove variants). With `until_stop`, a plain analysis runs until
+    /// `stop` (the next command); without, also until the usual move limits.
+    pub fn analyze(
+        &mut self,
+        args: &AnalyzeArgs,
+        stop: &AtomicBool,
+        sink: &mut dyn FnMut(&str),
+        until_stop: bool,
+    ) -> Option<String> {
+        let color = args.color.unwrap_or(self.game.to_move());
+        let size = self.game.size();
+        // Playouts behind the last line sent, so the final line of a
+        // genmove variant is not a repeat.
+        let mut reported = None;
+        let mut report = |snap: &Snapshot| {
+            if reported == Some(snap.playouts) {
+                return;
+            }
+            if let Some(line) = analysis::info_line(snap, args, color, size) {
+                sink(&line);
+                reported = Some(snap.playouts);
+            }
+        };
+        if !args.genmove {
+            let limits = (!until_stop).then(|| self.limits(color));
+            self.search_streaming(color, limits, args.interval, stop, &mut report);
+            return None;
+        }
+        let limits = self.limits(color);
+        let (streamed, last) = split_limits(&limits);
+        let begun = Instant::now();
+        if let Some(snap) =
+            self.search_streaming(color, Some(streamed), args.interval, stop, &mut report)
+        {
+            report(&snap);
+        }
+        spend(
+            &self.time_system,
+            &mut self.clocks[color.index()],
+            begun.elapsed().as_secs_f64(),
+        );
+        match self.genmove_within(color, GenmoveKind::Play, &last, stop) {
+            Ok(mv) => Some(format!("play {mv}")),
+            Err(e) => {
+                log::error!("genmove after analysis failed: {e}");
+                None
+            }
+        }
+    }
+
+    /// A search at the usual move limits for a GoGui display; its last
+    /// snapshot (empty when stopped before any).
+    fn search_for_display(&mut self, color: Color, stop: &AtomicBool) -> Snapshot {
+        let limits = self.limits(color);
+        self.search_streaming(color, Some(limits), None, stop, &mut |_| {})
+            .unwrap_or_default()
+    }
+
+    /// Searches for `color` until `stop`, or the limits when given, calling
+    /// `report` every `interval`; returns the last snapshot taken.
+    fn search_streaming(
+        &mut self,
+        color: Color,
+        limits: Option<Limits>,
+        interval: Option<Duration>,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&Snapshot),
+    ) -> Option<Snapshot> {
+        // The searcher only watches one flag: this one, raised by the
+        // caller's stop, the deadline or the playout budget.
+        let ended = AtomicBool::new(stop.load(SeqCst));
+        let start = Instant::now();
+        let deadline = limits.and_then(|l| l.time).map(|t| start + t);
+        let budget = limits.and_then(|l| l.playouts);
+        let tick = interval.map_or(SNAPSHOT_TICK, |i| i.min(SNAPSHOT_TICK));
+        let mut next_report = interval.map(|i| start + i);
+        let mut last = None;
+        let (game, searcher) = (&self.game, &mut self.searcher);
+        std::thread::scope(|s| {
+            let ended = &ended;
+            s.spawn(move || {
+                while !ended.load(SeqCst) {
+                    if stop.load(SeqCst) || deadline.is_some_and(|d| Instant::now() >= d) {
+                        ended.store(true, SeqCst);
+                    }
+                    std::thread::sleep(WATCH_TICK);
+                }
+            });
+            searcher.analyze(game, color, tick, ended, &mut |snap| {
+                if budget.is_some_and(|b| snap.playouts >= b) {
+                    ended.store(true, SeqCst);
+                }
+                if let (Some(at), Some(every)) = (next_report, interval) {
+                    let now = Instant::now();
+                    if now >= at {
+                        report(snap);
+                        next_report = Some(now + every);
+                    }
+                }
+                last = Some(snap.clone());
+            });
+            ended.store(true, SeqCst);
+        });
+        last
     }
 
     // ---- game setup -------------------------------------------------------
@@ -271,8 +449,18 @@ impl Engine {
 
     fn genmove(&mut self, color: Color, kind: GenmoveKind, stop: &AtomicBool) -> Response {
         let limits = self.limits(color);
+        self.genmove_within(color, kind, &limits, stop)
+    }
+
+    fn genmove_within(
+        &mut self,
+        color: Color,
+        kind: GenmoveKind,
+        limits: &Limits,
+        stop: &AtomicBool,
+    ) -> Response {
         let begun = Instant::now();
-        let outcome = self.searcher.genmove(&self.game, color, &limits, stop);
+        let outcome = self.searcher.genmove(&self.game, color, limits, stop);
         let mut decision = outcome.decision;
         if let Decision::Play(mv) = decision {
             if !self.game.is_legal(color, mv) {

@@ -3,6 +3,7 @@
 //! [`command`], the engine state and what each command does in [`handler`]
 //! (no I/O), and the stdin/stdout loop in [`server`].
 
+pub mod analysis;
 pub mod clock;
 pub mod command;
 pub mod handler;

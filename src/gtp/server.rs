@@ -4,6 +4,7 @@
 //! waiting and should finish: any next command, a GoGui `# interrupt`
 //! line, or the end of input.
 
+use super::analysis::AnalyzeArgs;
 use super::command::{parse_line, Command};
 use super::{format_response, is_interrupt, preprocess, Engine, Response};
 use std::io::{self, BufRead, Write};
@@ -98,13 +99,14 @@ fn reader_loop(
             }
         };
         let end = item == Input::End;
-        // Counted before it is sent, so the main thread never sees the
-        // queue empty while this line is on its way.
+        // Counted and flagged before it is sent, so the main thread never
+        // sees the queue empty while this line is on its way, and a late
+        // flag can never stop the command this very line starts.
         pending.fetch_add(1, SeqCst);
+        stop.store(true, SeqCst);
         if tx.send(item).is_err() {
             return;
         }
-        stop.store(true, SeqCst);
         if end {
             return;
         }
@@ -138,13 +140,14 @@ pub fn serve(
         let response: Response = match request.command {
             _ if overlong => Err("syntax error (line too long)".into()),
             Err(e) => Err(e.to_string()),
+            Ok(Command::Analyze(args)) => {
+                arm_stop(&stop, &pending);
+                stream_analysis(&mut engine, &args, request.id.as_deref(), &stop, output)?;
+                continue;
+            }
             Ok(command) => {
                 quit = command == Command::Quit;
-                // Lines already waiting stop a long command at once.
-                stop.store(false, SeqCst);
-                if pending.load(SeqCst) > 0 {
-                    stop.store(true, SeqCst);
-                }
+                arm_stop(&stop, &pending);
                 log::debug!("command: {command:?}");
                 catch_unwind(AssertUnwindSafe(|| engine.execute(&command, &stop))).unwrap_or_else(
                     |_| {
@@ -161,6 +164,69 @@ pub fn serve(
         }
     }
     Ok(())
+}
+
+/// Clears the stop flag for the next command, unless lines are already
+/// waiting: then a long command stops at once.
+fn arm_stop(stop: &AtomicBool, pending: &AtomicUsize) {
+    stop.store(false, SeqCst);
+    if pending.load(SeqCst) > 0 {
+        stop.store(true, SeqCst);
+    }
+}
+
+/// An analysis response written as it is made: `=` at once, every `info`
+/// line flushed as it comes, the final line if any, then the empty line.
+/// Ends when `stop` is raised (the reader thread does so for the next line).
+fn stream_analysis(
+    engine: &mut Engine,
+    args: &AnalyzeArgs,
+    id: Option<&str>,
+    stop: &AtomicBool,
+    output: &mut impl Write,
+) -> io::Result<()> {
+    output.write_all(format!("={}\n", id.unwrap_or("")).as_bytes())?;
+    output.flush()?;
+    let mut broken: Option<io::Error> = None;
+    let write_line = |output: &mut dyn Write, line: &str| -> io::Result<()> {
+        // A response must never hold an empty line, nor a line break
+        // inside what is meant as one line.
+        let line = line.replace(['\n', '\r'], " ");
+        if line.trim().is_empty() {
+            return Ok(());
+        }
+        output.write_all(line.as_bytes())?;
+        output.write_all(b"\n")?;
+        output.flush()
+    };
+    let tail = {
+        let mut sink = |line: &str| {
+            if broken.is_none() {
+                if let Err(e) = write_line(output, line) {
+                    // Nobody reads any more: end the search.
+                    broken = Some(e);
+                    stop.store(true, SeqCst);
+                }
+            }
+        };
+        catch_unwind(AssertUnwindSafe(|| {
+            engine.analyze(args, stop, &mut sink, true)
+        }))
+        .unwrap_or_else(|_| {
+            log::error!("internal error in analysis");
+            None
+        })
+    };
+    if let Some(e) = broken {
+        return Err(e);
+    }
+    if let Some(tail) = tail {
+        for line in tail.lines() {
+            write_line(output, line)?;
+        }
+    }
+    output.write_all(b"\n")?;
+    output.flush()
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! all read it, so a command cannot be listed without being understood or
 //! understood without being listed.
 
+use super::analysis::{parse_args, Dialect};
 use super::clock::TimeSystem;
 use super::command::{Args, Command, GenmoveKind, ParseError, StoneStatus};
 
@@ -121,6 +122,35 @@ pub const COMMANDS: &[Spec] = &[
         })
     }),
     spec("gogui-interrupt", |_| Ok(Command::GoguiInterrupt)),
+    // Sabaki uses the first of analyze, kata-analyze, lz-analyze it finds.
+    spec("analyze", |a| {
+        Ok(Command::Analyze(parse_args(a, Dialect::Sabaki, false)?))
+    }),
+    spec("kata-analyze", |a| {
+        Ok(Command::Analyze(parse_args(a, Dialect::Kata, false)?))
+    }),
+    spec("lz-analyze", |a| {
+        Ok(Command::Analyze(parse_args(a, Dialect::Leela, false)?))
+    }),
+    spec("genmove_analyze", |a| {
+        Ok(Command::Analyze(parse_args(a, Dialect::Sabaki, true)?))
+    }),
+    spec("kata-genmove_analyze", |a| {
+        Ok(Command::Analyze(parse_args(a, Dialect::Kata, true)?))
+    }),
+    spec("lz-genmove_analyze", |a| {
+        Ok(Command::Analyze(parse_args(a, Dialect::Leela, true)?))
+    }),
+    spec("gogui-analyze_commands", |_| {
+        Ok(Command::GoguiAnalyzeCommands)
+    }),
+    spec("ishi-best_moves", |a| {
+        Ok(Command::IshiBestMoves(a.color()?))
+    }),
+    spec("ishi-pv", |a| Ok(Command::IshiPv(a.color()?))),
+    spec("ishi-ownership", |_| Ok(Command::IshiOwnership)),
+    spec("ishi-territory", |_| Ok(Command::IshiTerritory)),
+    spec("ishi-score_estimate", |_| Ok(Command::IshiScoreEstimate)),
 ];
 
 /// The command of that name; names are exact (GTP is case sensitive).
