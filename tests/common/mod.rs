@@ -98,6 +98,36 @@ impl Engine {
         let first = self
             .next_line()
             .unwrap_or_else(|| panic!("{}: stdout closed", self.name));
+        self.reply_from(first)
+    }
+
+    /// Like [`Engine::send`], but an engine that died reports `Err` with its
+    /// exit status instead of failing the test: GNU Go 3.8 segfaults in
+    /// some positions, and that is not the engine under test failing.
+    pub fn send_checked(&mut self, command: &str) -> Result<Reply, String> {
+        let written = self.stdin.as_mut().map(|stdin| {
+            stdin
+                .write_all(format!("{command}\n").as_bytes())
+                .and_then(|_| stdin.flush())
+        });
+        let first = match written {
+            Some(Ok(())) => self.next_line(),
+            _ => None,
+        };
+        match first {
+            Some(line) => Ok(self.reply_from(line)),
+            None => {
+                self.stdin = None;
+                let status = self
+                    .child
+                    .wait()
+                    .map_or_else(|e| e.to_string(), |s| s.to_string());
+                Err(format!("{} died during '{command}': {status}", self.name))
+            }
+        }
+    }
+
+    fn reply_from(&self, first: String) -> Reply {
         assert!(first.ends_with('\n'), "unterminated line {first:?}");
         let first = first.trim_end_matches('\n').trim_end_matches('\r');
         let ok = match first.chars().next() {
