@@ -80,10 +80,15 @@ fn winner(score: &str) -> char {
 fn agrees_with_gnugo_on_finished_games() {
     let records = load();
     assert!(!records.is_empty(), "the corpus is empty");
-    let config = StatusConfig {
-        threads: 2,
-        ..StatusConfig::default()
-    };
+    // Default settings, as `final_score` uses them; ISHI_STATUS_PLAYOUTS
+    // overrides the playout count to measure how accuracy depends on it.
+    let mut config = StatusConfig::default();
+    if let Some(n) = std::env::var("ISHI_STATUS_PLAYOUTS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        config.playouts = n;
+    }
     let mut winners = [0usize; 2];
     let mut exact = [0usize; 2];
     let started = Instant::now();
@@ -134,8 +139,9 @@ fn agrees_with_gnugo_on_finished_games() {
     let n = records.len() as f64;
     let pct = |x: usize| 100.0 * x as f64 / n;
     println!(
-        "{} games in {:.1}s: winner japanese {:.1}% chinese {:.1}%, exact japanese {:.1}% chinese {:.1}%",
+        "{} games, {} playouts, in {:.1}s: winner japanese {:.1}% chinese {:.1}%, exact japanese {:.1}% chinese {:.1}%",
         records.len(),
+        config.playouts,
         started.elapsed().as_secs_f64(),
         pct(winners[0]),
         pct(winners[1]),
