@@ -80,22 +80,32 @@ fn winner(score: &str) -> char {
 fn agrees_with_gnugo_on_finished_games() {
     let records = load();
     assert!(!records.is_empty(), "the corpus is empty");
-    let config = StatusConfig {
-        threads: 2,
-        ..StatusConfig::default()
-    };
+    // Default settings, as `final_score` uses them; ISHI_STATUS_PLAYOUTS
+    // overrides the playout count to measure how accuracy depends on it.
+    let mut config = StatusConfig::default();
+    if let Some(n) = std::env::var("ISHI_STATUS_PLAYOUTS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        config.playouts = n;
+    }
     let mut winners = [0usize; 2];
     let mut exact = [0usize; 2];
     let started = Instant::now();
-    let mut slowest: Vec<(usize, f64)> = Vec::new();
+    // Per size: games, total and longest judgement time in seconds.
+    let mut timing: Vec<(usize, usize, f64, f64)> = Vec::new();
     for r in &records {
         let mut g = replay(r);
         let t = Instant::now();
         let j = judge(&g, &config);
         let secs = t.elapsed().as_secs_f64();
-        match slowest.iter_mut().find(|(size, _)| *size == r.size) {
-            Some(entry) => entry.1 = entry.1.max(secs),
-            None => slowest.push((r.size, secs)),
+        match timing.iter_mut().find(|t| t.0 == r.size) {
+            Some(t) => {
+                t.1 += 1;
+                t.2 += secs;
+                t.3 = t.3.max(secs);
+            }
+            None => timing.push((r.size, 1, secs, secs)),
         }
         let mut ours = Vec::new();
         for (name, komi) in [("japanese", r.komi_japanese), ("chinese", r.komi_chinese)] {
@@ -134,16 +144,21 @@ fn agrees_with_gnugo_on_finished_games() {
     let n = records.len() as f64;
     let pct = |x: usize| 100.0 * x as f64 / n;
     println!(
-        "{} games in {:.1}s: winner japanese {:.1}% chinese {:.1}%, exact japanese {:.1}% chinese {:.1}%",
+        "{} games, {} playouts, in {:.1}s: winner japanese {:.1}% chinese {:.1}%, exact japanese {:.1}% chinese {:.1}%",
         records.len(),
+        config.playouts,
         started.elapsed().as_secs_f64(),
         pct(winners[0]),
         pct(winners[1]),
         pct(exact[0]),
         pct(exact[1])
     );
-    for (size, secs) in &slowest {
-        println!("slowest judgement on {size}x{size}: {secs:.3}s");
+    timing.sort_by_key(|t| t.0);
+    for (size, games, total, longest) in &timing {
+        println!(
+            "{size}x{size}: {games} games, judgement mean {:.3}s, longest {longest:.3}s",
+            total / *games as f64
+        );
     }
     for k in 0..2 {
         assert!(

@@ -247,3 +247,62 @@ fn cleanup_fills_liberties_of_dead_stones_until_none_remain() {
     assert_eq!(cleanup_move(&g, Color::White, &j), None);
     assert_eq!(j.score.to_string(), "W+16.5");
 }
+
+#[test]
+fn seki_between_a_long_chain_and_a_corner_pair_is_nobodys_death() {
+    // From a GNU Go game (levels 0-2 corpus): the black chain K13..N7 has
+    // two liberties, L12 and N11; the white pair M13-M12 has L12 and N13;
+    // the black stone N12 has N13 and N11. Any move on L12, N13 or N11 is a
+    // self-atari that loses the fight, so all three live in seki. GNU Go's
+    // Chinese counting calls both sides dead at once.
+    let g = game(
+        "
+        . . . . X O O O O X X O .
+        . . . . X X O O X X . O X
+        . . X . . . X O X X X X .
+        . . . X X X X O O X O X X
+        . . X O O O X X O O O O X
+        X X X O . O O X X O X X X
+        O X O . O . O X O O X O X
+        O O O O O O X . X O O O O
+        . . O X X O X . X X O . .
+        . O X X X X . X O O . O .
+        . . O X O X . X X O O . .
+        . . O O O X . . X O . . .
+        . . . O X X . . X X O . .",
+        "chinese",
+    );
+    let j = judge(&g, &config());
+    assert!(j.dead.is_empty(), "nothing is dead: {:?}", j.dead);
+    for v in ["K13", "N7", "M13", "M12", "N12"] {
+        assert!(j.seki.contains(at(&g, v).0), "{v} is in seki");
+    }
+    assert_eq!(j.seki.count(), 20);
+    // Area: N11 touches only black stones and counts for Black; L12 and
+    // N13 are shared and count for nobody. Black 86, White 81 + 7.5.
+    assert_eq!(j.score.to_string(), "W+2.5");
+}
+
+#[test]
+fn a_stone_inside_its_own_closed_area_is_alive() {
+    // From a GNU Go game: J6 touches the black J5, but it stands inside
+    // White's closed H6-J9 area; Black J7 is answered by H6. GNU Go's
+    // Chinese counting took J6 off (and gave the area away).
+    let g = game(
+        "
+        . . . . X O O . .
+        . X . . . X O . .
+        X . X X X X O . .
+        X X O O O X O . O
+        X O O O X X O O X
+        O . . O X X X X X
+        . O O O O O X . .
+        . . O X X X X . .
+        . . O O O X . . .",
+        "chinese",
+    );
+    let j = judge(&g, &config());
+    assert!(j.dead.is_empty(), "nothing is dead: {:?}", j.dead);
+    // Area: Black 42, White 39 + 7.5.
+    assert_eq!(j.score.to_string(), "W+4.5");
+}

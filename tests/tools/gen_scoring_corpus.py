@@ -3,10 +3,18 @@
 passes, with GNU Go's own verdicts, one game per line.
 
 Usage (from the repository root; 19x19 games are slow, run in the background):
-    timeout 3h python3 tests/tools/gen_scoring_corpus.py 9 60 > tests/data/scoring/gnugo-9.txt
-    timeout 3h python3 tests/tools/gen_scoring_corpus.py 13 30 > tests/data/scoring/gnugo-13.txt
-    timeout 5h python3 tests/tools/gen_scoring_corpus.py 19 20 > tests/data/scoring/gnugo-19.txt
-Optional third argument: the first seed (default 1).
+    python3 tests/tools/gen_scoring_corpus.py SIZE FIRST_SEED LAST_SEED [SHARD/SHARDS]
+Every seed in FIRST_SEED..=LAST_SEED yields one game (or nothing if the game
+exceeds the move limit); nothing is filtered on the result. SHARD/SHARDS
+(e.g. 0/2, 1/2) plays only the seeds with seed % SHARDS == SHARD, so that a
+range can be split over processes; merge the outputs sorted by seed
+(`sort -t$'\t' -k5,5n`). The procedure and seed ranges of the stored corpus
+are in tests/data/scoring/README.md.
+
+Procedure per seed: level = LEVELS[size][seed % len]; GNU Go never resigns;
+one or two random opening moves (second to second-last line, from a
+generator seeded by seed and size); then GNU Go plays both colours until two
+consecutive passes.
 
 Line format (tab separated):
     size  komi_japanese  komi_chinese  level  seed  moves  japanese_score  chinese_score  dead
@@ -56,7 +64,7 @@ class Gtp:
 
 
 def one_game(size, level, seed, rng):
-    player = Gtp(["--level", str(level), "--seed", str(seed)])
+    player = Gtp(["--level", str(level), "--seed", str(seed), "--never-resign"])
     player.cmd(f"boardsize {size}")
     player.cmd("clear_board")
     player.cmd(f"komi {KOMI_JAPANESE}")
@@ -64,7 +72,7 @@ def one_game(size, level, seed, rng):
     colours = "BW"
     letters = "ABCDEFGHJKLMNOPQRST"[:size]
     # A few random opening moves, away from the first line, so that games differ.
-    for _ in range(rng.randint(1, 4)):
+    for _ in range(rng.randint(1, 2)):
         colour = colours[len(moves) % 2]
         for _try in range(20):
             v = f"{letters[rng.randint(1, size - 2)]}{rng.randint(2, size - 1)}"
@@ -78,9 +86,6 @@ def one_game(size, level, seed, rng):
     while len(moves) < limit:
         colour = colours[len(moves) % 2]
         v = player.cmd(f"genmove {colour}").upper()
-        if v == "RESIGN":
-            player.close()
-            return None
         moves.append("pass" if v == "PASS" else v)
         if len(moves) >= 2 and moves[-1] == "pass" and moves[-2] == "pass":
             break
@@ -103,20 +108,27 @@ def one_game(size, level, seed, rng):
                       " ".join(moves), japanese, chinese, dead])
 
 
+# Mid-to-high levels so that games are played out until the boundaries are
+# settled (levels 1-2 pass with large open areas, which test nobody's
+# scorer); 19x19 stops at 8 to keep a game to a few minutes.
+LEVELS = {9: [6, 7, 8, 9, 10], 13: [6, 7, 8, 9, 10], 19: [6, 7, 8]}
+
+
 def main():
     size = int(sys.argv[1])
-    games = int(sys.argv[2])
-    seed = int(sys.argv[3]) if len(sys.argv) > 3 else 1
-    levels = {9: [1, 3, 5, 8, 10], 13: [1, 2, 4, 6], 19: [0, 1, 2]}.get(size, [1])
-    made = 0
-    while made < games:
+    first, last = int(sys.argv[2]), int(sys.argv[3])
+    shard, shards = (int(x) for x in (sys.argv[4] if len(sys.argv) > 4 else "0/1").split("/"))
+    levels = LEVELS.get(size, [10])
+    for seed in range(first, last + 1):
+        if seed % shards != shard:
+            continue
         rng = random.Random(seed * 7919 + size)
         level = levels[seed % len(levels)]
         line = one_game(size, level, seed, rng)
-        seed += 1
         if line is not None:
             print(line, flush=True)
-            made += 1
+        else:
+            print(f"seed {seed}: move limit reached, no game", file=sys.stderr, flush=True)
 
 
 if __name__ == "__main__":
