@@ -96,10 +96,10 @@ play b E3
 ishi-rules chinese
 komi 0.5
 130 final_status_list dead
-#? [E3]*
+#? [E3]
 
 140 final_score
-#? [W\+5\.5]*
+#? [W\+5\.5]
 
 # Handicap compensation under area scoring: Chinese gives White N points,
 # AGA N-1, Japanese (territory) none.
