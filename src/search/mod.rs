@@ -168,7 +168,7 @@ impl Searcher {
         uct::search(&shared, self.config.threads, self.seed_for(game, color));
         let playouts = shared.done.load(Ordering::Relaxed);
         let snapshot = snapshot(&tree, &root, &shared.ownership, playouts);
-        let decision = self.decide(game, &root, &snapshot);
+        let decision = self.decide(game, &tree, &root, &params, &snapshot);
         log::info!(
             "{} playouts in {:.2}s, {} nodes, best {:?}",
             playouts,
@@ -285,7 +285,14 @@ impl Searcher {
     /// of "most visited": resign when hopeless, pass only when passing does
     /// not lose and no move still gains, and under territory rules do not
     /// fill own territory at the end.
-    fn decide(&mut self, game: &Game, root: &Root, snap: &Snapshot) -> Decision {
+    fn decide(
+        &mut self,
+        game: &Game,
+        tree: &Tree,
+        root: &Root,
+        params: &Params,
+        snap: &Snapshot,
+    ) -> Decision {
         let Some(best) = snap.candidates.first() else {
             return Decision::Play(Move::Pass);
         };
@@ -329,11 +336,30 @@ impl Searcher {
                     board.color_at(q) == Some(color.opponent()) && own(q) > 0.5
                 })
         };
-        let legal_gaining: Vec<&Candidate> = snap
-            .candidates
-            .iter()
-            .filter(|c| matches!(c.mv, Move::Place(p) if gains(p)))
-            .collect();
+        // The root child that still gains with the best value (visited or
+        // not: at the end every move may look equally won or lost).
+        let best_gaining = {
+            let mut found: Option<(Move, f64)> = None;
+            if let Some((first, n)) = tree.node(tree.root()).children() {
+                for id in first..first + n {
+                    let child = tree.node(id);
+                    let Move::Place(p) = child.as_move() else {
+                        continue;
+                    };
+                    if child.is_pruned() || !gains(p) {
+                        continue;
+                    }
+                    let (value, _) = uct::child_value(child, params);
+                    if found.is_none_or(|(_, v)| value > v) {
+                        found = Some((child.as_move(), value));
+                    }
+                }
+            }
+            found
+        };
+        // Good enough to prefer over a move that changes nothing: about as
+        // good, or clearly winning anyway.
+        let acceptable = (best.winrate - 0.05).min(0.75);
         let any_gain_left = board.points().any(|p| {
             board.is_empty_at(p)
                 && !board.is_eye_like(color, p)
@@ -346,9 +372,9 @@ impl Searcher {
 
         match best.mv {
             Move::Pass => {
-                if let Some(c) = legal_gaining.first() {
-                    if c.winrate >= best.winrate - 0.05 || (opponent_passed && !pass_wins()) {
-                        return Decision::Play(c.mv);
+                if let Some((mv, value)) = best_gaining {
+                    if value >= acceptable || (opponent_passed && !pass_wins()) {
+                        return Decision::Play(mv);
                     }
                 }
                 if opponent_passed && !pass_wins() {
@@ -362,14 +388,14 @@ impl Searcher {
                 if gains(p) {
                     return Decision::Play(best.mv);
                 }
-                let territory = game.rules().scoring == ScoringRule::Territory;
-                if territory && own(p) >= SETTLED {
-                    if let Some(c) = legal_gaining.first() {
-                        if c.winrate >= best.winrate - 0.05 {
-                            return Decision::Play(c.mv);
-                        }
+                // A settled point changes nothing (or, under territory rules,
+                // costs a point): prefer a move that still gains.
+                if let Some((mv, value)) = best_gaining {
+                    if value >= acceptable {
+                        return Decision::Play(mv);
                     }
                 }
+                let territory = game.rules().scoring == ScoringRule::Territory;
                 let nothing_left = !any_gain_left;
                 if nothing_left
                     && (territory || opponent_passed)
