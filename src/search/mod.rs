@@ -301,14 +301,14 @@ impl Searcher {
         let size = game.size();
 
         let enough = snap.playouts >= 500.min(self.config.playouts.unwrap_or(500)) / 2;
-        let late_enough = game.plies().len() >= size * size / 4;
+        let late_enough = game.plies().len() >= size * size / 2;
         if self.config.resign_threshold > 0.0
             && enough
             && late_enough
             && best.winrate < self.config.resign_threshold
         {
             self.hopeless_moves += 1;
-            if self.hopeless_moves >= 2 {
+            if self.hopeless_moves >= 3 {
                 return Decision::Resign;
             }
         } else {
@@ -326,8 +326,27 @@ impl Searcher {
         let literal = !game.rules().remove_dead;
         // A move still gains when its point is unsettled, or (when dead
         // stones are not removed) when it takes a liberty of a dead chain.
+        // A point is settled when it and its surroundings end up one side's
+        // in nearly every playout, with no stone of the other side next to
+        // it: playing there changes nothing (or costs a point).
+        let settled = |p: Point| -> bool {
+            let o = own(p);
+            if o.abs() < SETTLED {
+                return false;
+            }
+            let side = if o > 0.0 { color } else { color.opponent() };
+            board.neighbours(p).into_iter().all(|q| {
+                let q = Point(q);
+                match board.color_at(q) {
+                    Some(c) => c == side,
+                    None => !board.is_empty_at(q) || own(q) * o >= SETTLED * SETTLED,
+                }
+            })
+        };
+        // A move still gains when its point is not settled, or (when dead
+        // stones are not removed) when it takes a liberty of a dead chain.
         let gains = |p: Point| -> bool {
-            if own(p).abs() < SETTLED {
+            if !settled(p) {
                 return true;
             }
             literal
@@ -336,6 +355,11 @@ impl Searcher {
                     board.color_at(q) == Some(color.opponent()) && own(q) > 0.5
                 })
         };
+        // Only near the end is "settled" trustworthy: in the middle game a
+        // point is often settled only because the move there is good.
+        let empties: Vec<Point> = board.points().filter(|&p| board.is_empty_at(p)).collect();
+        let settled_share =
+            empties.iter().filter(|&&p| settled(p)).count() as f64 / empties.len().max(1) as f64;
         // The root child that still gains with the best value (visited or
         // not: at the end every move may look equally won or lost).
         let best_gaining = {
@@ -360,13 +384,11 @@ impl Searcher {
         // Good enough to prefer over a move that changes nothing: about as
         // good, or clearly winning anyway.
         let acceptable = (best.winrate - 0.05).min(0.75);
-        let any_gain_left = board.points().any(|p| {
-            board.is_empty_at(p)
-                && !board.is_eye_like(color, p)
-                && gains(p)
-                && game.is_legal(color, Move::Place(p))
+        let any_gain_left = empties.iter().any(|&p| {
+            !board.is_eye_like(color, p) && gains(p) && game.is_legal(color, Move::Place(p))
         });
         let opponent_passed = root.passes >= 1;
+        let endgame = opponent_passed || settled_share >= 0.85;
         let pass_wins = || passing_wins(game, snap, color);
         let best_placement = snap.candidates.iter().find(|c| c.mv != Move::Pass);
 
@@ -385,7 +407,7 @@ impl Searcher {
                 Decision::Play(Move::Pass)
             }
             Move::Place(p) => {
-                if gains(p) {
+                if !endgame || gains(p) {
                     return Decision::Play(best.mv);
                 }
                 // A settled point changes nothing (or, under territory rules,

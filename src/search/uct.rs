@@ -35,7 +35,7 @@ impl Params {
     pub fn new(size: usize, kind: PlayoutKind) -> Params {
         Params {
             kind,
-            expand_at: if size <= 9 { 2 } else { 4 },
+            expand_at: if size <= 9 { 4 } else { 8 },
             rave_equiv: 3000.0,
             explore: 0.0,
             fpu: 1.1,
@@ -430,6 +430,9 @@ impl Worker {
                 root.color.opponent()
             }
         };
+        if let Some(&leaf) = path.path.last() {
+            tree.node(leaf).stops.fetch_add(1, Ordering::Relaxed);
+        }
         for (d, &id) in path.path.iter().enumerate() {
             let node = tree.node(id);
             let mover = color_at_depth(d).opponent();
