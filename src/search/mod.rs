@@ -7,6 +7,7 @@ pub mod patterns;
 pub mod playout;
 pub mod policy;
 pub mod status;
+pub mod time;
 pub mod tree;
 pub mod uct;
 
