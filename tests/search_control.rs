@@ -173,3 +173,26 @@ fn superko_moves_are_never_chosen() {
         assert!(outcome.snapshot.candidates.iter().all(|c| c.mv != retake));
     }
 }
+
+#[test]
+fn every_board_size_gets_a_legal_move() {
+    for size in [2, 3, 4, 5, 7, 13, 19, 25] {
+        let mut game = Game::new(size, Rules::default()).unwrap();
+        let mut searcher = Searcher::new(SearchConfig {
+            playouts: Some(200),
+            max_nodes: 0,
+            ..config(2)
+        });
+        let stop = AtomicBool::new(false);
+        for _ in 0..4 {
+            let color = game.to_move();
+            match searcher
+                .genmove(&game, color, &Limits::default(), &stop)
+                .decision
+            {
+                Decision::Play(mv) => game.play(color, mv).unwrap(),
+                Decision::Resign => break,
+            }
+        }
+    }
+}

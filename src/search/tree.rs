@@ -8,7 +8,7 @@
 //! readers load the state with `Acquire` before touching the children.
 
 use crate::board::{Move, Point};
-use std::sync::atomic::{AtomicI32, AtomicU16, AtomicU32, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicI64, AtomicU16, AtomicU32, AtomicU8, Ordering};
 use std::sync::OnceLock;
 
 pub type NodeId = u32;
@@ -42,7 +42,7 @@ pub struct Node {
     pub rave_visits: AtomicU32,
     pub rave_wins: AtomicU32,
     /// Sum of final score margins for the mover, in half points.
-    pub score_sum: AtomicI32,
+    pub score_sum: AtomicI64,
 }
 
 /// What a new child starts with.

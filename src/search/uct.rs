@@ -440,7 +440,7 @@ impl Worker {
             node.visits.fetch_add(1, Ordering::Relaxed);
             node.wins.fetch_add(result, Ordering::Relaxed);
             if d == 1 {
-                node.score_sum.fetch_add(lead, Ordering::Relaxed);
+                node.score_sum.fetch_add(lead as i64, Ordering::Relaxed);
             }
         }
 
