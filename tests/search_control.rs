@@ -196,3 +196,33 @@ fn every_board_size_gets_a_legal_move() {
         }
     }
 }
+
+#[test]
+fn pondering_on_the_opponents_time_feeds_the_next_search() {
+    let mut game = Game::new(9, Rules::default()).unwrap();
+    game.play(Color::Black, at("E5", 9)).unwrap();
+    let mut searcher = Searcher::new(config(2));
+    let stop = AtomicBool::new(false);
+    let pondered = std::thread::scope(|s| {
+        s.spawn(|| {
+            std::thread::sleep(Duration::from_millis(500));
+            stop.store(true, Ordering::Relaxed);
+        });
+        searcher.ponder(&game, Color::White, &stop)
+    });
+    // White answers where the ponder search looked most.
+    let reply = pondered.candidates[0].mv;
+    game.play(Color::White, reply).unwrap();
+    let outcome = searcher.genmove(
+        &game,
+        Color::Black,
+        &Limits {
+            playouts: Some(100),
+            time: None,
+        },
+        &AtomicBool::new(false),
+    );
+    let visits: u64 = outcome.snapshot.candidates.iter().map(|c| c.visits).sum();
+    assert!(outcome.snapshot.playouts <= 100);
+    assert!(visits > 100, "the pondered subtree was kept: {visits}");
+}

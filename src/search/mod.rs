@@ -199,6 +199,19 @@ impl Searcher {
         stop: &AtomicBool,
         report: &mut dyn FnMut(&Snapshot),
     ) {
+        self.search_until_stopped(game, color, interval, stop, report);
+    }
+
+    /// The search behind [`Searcher::analyze`] and [`Searcher::ponder`]:
+    /// returns the state when stopped and keeps the tree.
+    fn search_until_stopped(
+        &mut self,
+        game: &Game,
+        color: Color,
+        interval: Duration,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&Snapshot),
+    ) -> Snapshot {
         let (tree, root) = self.prepare(game, color);
         let params = Params::new(game.size(), self.config.playout);
         let shared = Shared::new(
@@ -227,12 +240,28 @@ impl Searcher {
             }
             shared.halt.store(true, Ordering::Relaxed);
         });
+        let last = snapshot(
+            &tree,
+            &root,
+            &shared.ownership,
+            shared.done.load(Ordering::Relaxed),
+        );
         self.kept = Some(Kept {
             tree,
             key: root_key(game, color),
             plies: game.plies().len(),
             color,
         });
+        last
+    }
+
+    /// Thinks on the opponent's time: searches the position with `color`
+    /// (the opponent) to move until `stop`, keeping the tree so that the
+    /// next `genmove` starts from the subtree of the move actually played.
+    /// The controller raises `stop` as soon as its next command arrives.
+    /// Returns what the search saw when stopped.
+    pub fn ponder(&mut self, game: &Game, color: Color, stop: &AtomicBool) -> Snapshot {
+        self.search_until_stopped(game, color, Duration::from_secs(3600), stop, &mut |_| {})
     }
 
     /// Forgets the kept tree (new game, rules change).
