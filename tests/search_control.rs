@@ -41,7 +41,10 @@ fn a_raised_stop_flag_ends_the_search_at_once_with_a_legal_move() {
     assert!(started.elapsed() < Duration::from_secs(2));
     assert!(outcome.snapshot.playouts < 1000);
     match outcome.decision {
-        Decision::Play(mv) => assert!(game.is_legal(Color::Black, mv)),
+        Decision::Play(mv) => {
+            assert!(game.is_legal(Color::Black, mv));
+            assert_ne!(mv, Move::Pass, "the priors still know a move");
+        }
         Decision::Resign => panic!("resigned on an empty board"),
     }
 }

@@ -100,6 +100,9 @@ pub struct SearchOutcome {
 /// Playouts per move when neither the limits nor the config say.
 const DEFAULT_PLAYOUTS: u64 = 10_000;
 
+/// A win rate is trusted for resigning only after this many root visits.
+const MIN_VISITS_TO_RESIGN: u64 = 300;
+
 /// Ownership beyond which a point counts as settled.
 const SETTLED: f64 = 0.8;
 
@@ -324,13 +327,14 @@ impl Searcher {
         snap: &Snapshot,
     ) -> Decision {
         let Some(best) = snap.candidates.first() else {
-            return Decision::Play(Move::Pass);
+            // Stopped before any playout: trust the priors.
+            return Decision::Play(best_by_value(tree, params).unwrap_or(Move::Pass));
         };
         let board = &root.board;
         let color = root.color;
         let size = game.size();
 
-        let enough = snap.playouts >= 500.min(self.config.playouts.unwrap_or(500)) / 2;
+        let enough = snap.candidates.iter().map(|c| c.visits).sum::<u64>() >= MIN_VISITS_TO_RESIGN;
         let late_enough = game.plies().len() >= size * size / 2;
         if self.config.resign_threshold > 0.0
             && enough
@@ -596,6 +600,17 @@ fn snapshot(
         ownership: owned,
         playouts,
     }
+}
+
+/// The root placement with the best value (priors and RAVE included).
+fn best_by_value(tree: &Tree, params: &Params) -> Option<Move> {
+    let (first, n) = tree.node(tree.root()).children()?;
+    (first..first + n)
+        .map(|id| tree.node(id))
+        .filter(|c| !c.is_pruned() && c.mv() != PASS)
+        .map(|c| (c.as_move(), uct::child_value(c, params).0))
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(mv, _)| mv)
 }
 
 fn most_visited_child(tree: &Tree, node: NodeId) -> Option<NodeId> {
