@@ -441,15 +441,24 @@ impl Searcher {
                 Decision::Play(Move::Pass)
             }
             Move::Place(p) => {
-                if !endgame || gains(p) {
+                // Ownership is measured after good play, so a point looks
+                // settled exactly when the move there matters: only a move
+                // filling our own settled territory at the end may be
+                // overridden, never one in the opponent's area.
+                let fills_own = endgame && !gains(p) && own(p) > 0.0;
+                if !fills_own {
                     return Decision::Play(best.mv);
                 }
-                // A settled point changes nothing (or, under territory rules,
-                // costs a point): prefer a move that still gains.
-                if let Some((mv, value)) = best_gaining {
-                    if value >= acceptable {
-                        return Decision::Play(mv);
+                if opponent_passed {
+                    if let Some((mv, value)) = best_gaining {
+                        if value >= acceptable {
+                            return Decision::Play(mv);
+                        }
                     }
+                } else if let Some(c) = snap.candidates.iter().find(|c| {
+                    matches!(c.mv, Move::Place(q) if gains(q)) && c.winrate >= best.winrate - 0.02
+                }) {
+                    return Decision::Play(c.mv);
                 }
                 let territory = game.rules().scoring == ScoringRule::Territory;
                 let nothing_left = !any_gain_left;
