@@ -49,6 +49,8 @@ fn best_move_with_komi(
     }
 }
 
+/// The white eight have one liberty, F3; if Black waits, F3 connects them
+/// to G2 and out.
 const CAPTURE: &str = "
     . . . . . . . . .
     . . . . . . . . .
@@ -57,7 +59,7 @@ const CAPTURE: &str = "
     . X O O O O X . .
     . X O O O O X . .
     . . X X X . . . .
-    . . . . . . . . .
+    . . . . . . O . .
     . . . . . . . . .";
 
 #[test]

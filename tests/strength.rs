@@ -8,7 +8,7 @@
 //! ```
 //!
 //! Other knobs: `ISHI_LEVEL` (GNU Go level, 10), `ISHI_PLAYOUT` (heavy or
-//! light), `ISHI_SEED`. Colours alternate, ishi taking Black in the first
+//! light), `ISHI_SEED`, `ISHI_MINUTES` (start no new game after this long). Colours alternate, ishi taking Black in the first
 //! game. A game ends on a resignation or after two passes, when GNU Go's
 //! `final_score` referees. Each result is printed as it comes, then the win
 //! rate with a 95% Wilson interval.
@@ -46,8 +46,14 @@ fn match_against_gnugo() {
         "ishi vs GNU Go level {}: {}x{} komi {} {} playouts/move {} threads {:?} playouts",
         cfg.level, cfg.size, cfg.size, cfg.komi, cfg.playouts, cfg.threads, cfg.playout
     );
+    let minutes: f64 = env("ISHI_MINUTES", f64::INFINITY);
+    let start = std::time::Instant::now();
     let (mut wins, mut played) = (0, 0);
     for g in 0..games {
+        if start.elapsed().as_secs_f64() > 60.0 * minutes {
+            println!("time is up after {played} games");
+            break;
+        }
         let ishi = if g % 2 == 0 {
             Color::Black
         } else {

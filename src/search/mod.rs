@@ -8,6 +8,7 @@ pub mod playout;
 pub mod policy;
 pub mod rng;
 pub mod status;
+pub mod time;
 pub mod tree;
 pub mod uct;
 
@@ -100,6 +101,9 @@ pub struct SearchOutcome {
 /// Playouts per move when neither the limits nor the config say.
 const DEFAULT_PLAYOUTS: u64 = 10_000;
 
+/// A win rate is trusted for resigning only after this many root visits.
+const MIN_VISITS_TO_RESIGN: u64 = 300;
+
 /// Ownership beyond which a point counts as settled.
 const SETTLED: f64 = 0.8;
 
@@ -169,7 +173,7 @@ impl Searcher {
         uct::search(&shared, self.config.threads, self.seed_for(game, color));
         let playouts = shared.done.load(Ordering::Relaxed);
         let snapshot = snapshot(&tree, &root, &shared.ownership, playouts);
-        let decision = self.decide(game, &root, &snapshot);
+        let decision = self.decide(game, &tree, &root, &params, &snapshot);
         log::info!(
             "{} playouts in {:.2}s, {} nodes, best {:?}",
             playouts,
@@ -199,6 +203,19 @@ impl Searcher {
         stop: &AtomicBool,
         report: &mut dyn FnMut(&Snapshot),
     ) {
+        self.search_until_stopped(game, color, interval, stop, report);
+    }
+
+    /// The search behind [`Searcher::analyze`] and [`Searcher::ponder`]:
+    /// returns the state when stopped and keeps the tree.
+    fn search_until_stopped(
+        &mut self,
+        game: &Game,
+        color: Color,
+        interval: Duration,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&Snapshot),
+    ) -> Snapshot {
         let (tree, root) = self.prepare(game, color);
         let params = Params::new(game.size(), self.config.playout);
         let shared = Shared::new(
@@ -227,12 +244,28 @@ impl Searcher {
             }
             shared.halt.store(true, Ordering::Relaxed);
         });
+        let last = snapshot(
+            &tree,
+            &root,
+            &shared.ownership,
+            shared.done.load(Ordering::Relaxed),
+        );
         self.kept = Some(Kept {
             tree,
             key: root_key(game, color),
             plies: game.plies().len(),
             color,
         });
+        last
+    }
+
+    /// Thinks on the opponent's time: searches the position with `color`
+    /// (the opponent) to move until `stop`, keeping the tree so that the
+    /// next `genmove` starts from the subtree of the move actually played.
+    /// The controller raises `stop` as soon as its next command arrives.
+    /// Returns what the search saw when stopped.
+    pub fn ponder(&mut self, game: &Game, color: Color, stop: &AtomicBool) -> Snapshot {
+        self.search_until_stopped(game, color, Duration::from_secs(3600), stop, &mut |_| {})
     }
 
     /// Forgets the kept tree (new game, rules change).
@@ -286,23 +319,31 @@ impl Searcher {
     /// of "most visited": resign when hopeless, pass only when passing does
     /// not lose and no move still gains, and under territory rules do not
     /// fill own territory at the end.
-    fn decide(&mut self, game: &Game, root: &Root, snap: &Snapshot) -> Decision {
+    fn decide(
+        &mut self,
+        game: &Game,
+        tree: &Tree,
+        root: &Root,
+        params: &Params,
+        snap: &Snapshot,
+    ) -> Decision {
         let Some(best) = snap.candidates.first() else {
-            return Decision::Play(Move::Pass);
+            // Stopped before any playout: trust the priors.
+            return Decision::Play(best_by_value(tree, params).unwrap_or(Move::Pass));
         };
         let board = &root.board;
         let color = root.color;
         let size = game.size();
 
-        let enough = snap.playouts >= 500.min(self.config.playouts.unwrap_or(500)) / 2;
-        let late_enough = game.plies().len() >= size * size / 4;
+        let enough = snap.candidates.iter().map(|c| c.visits).sum::<u64>() >= MIN_VISITS_TO_RESIGN;
+        let late_enough = game.plies().len() >= size * size / 2;
         if self.config.resign_threshold > 0.0
             && enough
             && late_enough
             && best.winrate < self.config.resign_threshold
         {
             self.hopeless_moves += 1;
-            if self.hopeless_moves >= 2 {
+            if self.hopeless_moves >= 3 {
                 return Decision::Resign;
             }
         } else {
@@ -320,8 +361,27 @@ impl Searcher {
         let literal = !game.rules().remove_dead;
         // A move still gains when its point is unsettled, or (when dead
         // stones are not removed) when it takes a liberty of a dead chain.
+        // A point is settled when it and its surroundings end up one side's
+        // in nearly every playout, with no stone of the other side next to
+        // it: playing there changes nothing (or costs a point).
+        let settled = |p: Point| -> bool {
+            let o = own(p);
+            if o.abs() < SETTLED {
+                return false;
+            }
+            let side = if o > 0.0 { color } else { color.opponent() };
+            board.neighbours(p).into_iter().all(|q| {
+                let q = Point(q);
+                match board.color_at(q) {
+                    Some(c) => c == side,
+                    None => !board.is_empty_at(q) || own(q) * o >= SETTLED * SETTLED,
+                }
+            })
+        };
+        // A move still gains when its point is not settled, or (when dead
+        // stones are not removed) when it takes a liberty of a dead chain.
         let gains = |p: Point| -> bool {
-            if own(p).abs() < SETTLED {
+            if !settled(p) {
                 return true;
             }
             literal
@@ -330,26 +390,48 @@ impl Searcher {
                     board.color_at(q) == Some(color.opponent()) && own(q) > 0.5
                 })
         };
-        let legal_gaining: Vec<&Candidate> = snap
-            .candidates
-            .iter()
-            .filter(|c| matches!(c.mv, Move::Place(p) if gains(p)))
-            .collect();
-        let any_gain_left = board.points().any(|p| {
-            board.is_empty_at(p)
-                && !board.is_eye_like(color, p)
-                && gains(p)
-                && game.is_legal(color, Move::Place(p))
+        // Only near the end is "settled" trustworthy: in the middle game a
+        // point is often settled only because the move there is good.
+        let empties: Vec<Point> = board.points().filter(|&p| board.is_empty_at(p)).collect();
+        let settled_share =
+            empties.iter().filter(|&&p| settled(p)).count() as f64 / empties.len().max(1) as f64;
+        // The root child that still gains with the best value (visited or
+        // not: at the end every move may look equally won or lost).
+        let best_gaining = {
+            let mut found: Option<(Move, f64)> = None;
+            if let Some((first, n)) = tree.node(tree.root()).children() {
+                for id in first..first + n {
+                    let child = tree.node(id);
+                    let Move::Place(p) = child.as_move() else {
+                        continue;
+                    };
+                    if child.is_pruned() || !gains(p) {
+                        continue;
+                    }
+                    let (value, _) = uct::child_value(child, params);
+                    if found.is_none_or(|(_, v)| value > v) {
+                        found = Some((child.as_move(), value));
+                    }
+                }
+            }
+            found
+        };
+        // Good enough to prefer over a move that changes nothing: about as
+        // good, or clearly winning anyway.
+        let acceptable = (best.winrate - 0.05).min(0.75);
+        let any_gain_left = empties.iter().any(|&p| {
+            !board.is_eye_like(color, p) && gains(p) && game.is_legal(color, Move::Place(p))
         });
         let opponent_passed = root.passes >= 1;
+        let endgame = opponent_passed || settled_share >= 0.85;
         let pass_wins = || passing_wins(game, snap, color);
         let best_placement = snap.candidates.iter().find(|c| c.mv != Move::Pass);
 
         match best.mv {
             Move::Pass => {
-                if let Some(c) = legal_gaining.first() {
-                    if c.winrate >= best.winrate - 0.05 || (opponent_passed && !pass_wins()) {
-                        return Decision::Play(c.mv);
+                if let Some((mv, value)) = best_gaining {
+                    if value >= acceptable || (opponent_passed && !pass_wins()) {
+                        return Decision::Play(mv);
                     }
                 }
                 if opponent_passed && !pass_wins() {
@@ -360,17 +442,26 @@ impl Searcher {
                 Decision::Play(Move::Pass)
             }
             Move::Place(p) => {
-                if gains(p) {
+                // Ownership is measured after good play, so a point looks
+                // settled exactly when the move there matters: only a move
+                // filling our own settled territory at the end may be
+                // overridden, never one in the opponent's area.
+                let fills_own = endgame && !gains(p) && own(p) > 0.0;
+                if !fills_own {
                     return Decision::Play(best.mv);
                 }
-                let territory = game.rules().scoring == ScoringRule::Territory;
-                if territory && own(p) >= SETTLED {
-                    if let Some(c) = legal_gaining.first() {
-                        if c.winrate >= best.winrate - 0.05 {
-                            return Decision::Play(c.mv);
+                if opponent_passed {
+                    if let Some((mv, value)) = best_gaining {
+                        if value >= acceptable {
+                            return Decision::Play(mv);
                         }
                     }
+                } else if let Some(c) = snap.candidates.iter().find(|c| {
+                    matches!(c.mv, Move::Place(q) if gains(q)) && c.winrate >= best.winrate - 0.02
+                }) {
+                    return Decision::Play(c.mv);
                 }
+                let territory = game.rules().scoring == ScoringRule::Territory;
                 let nothing_left = !any_gain_left;
                 if nothing_left
                     && (territory || opponent_passed)
@@ -519,6 +610,17 @@ fn snapshot(
         ownership: owned,
         playouts,
     }
+}
+
+/// The root placement with the best value (priors and RAVE included).
+fn best_by_value(tree: &Tree, params: &Params) -> Option<Move> {
+    let (first, n) = tree.node(tree.root()).children()?;
+    (first..first + n)
+        .map(|id| tree.node(id))
+        .filter(|c| !c.is_pruned() && c.mv() != PASS)
+        .map(|c| (c.as_move(), uct::child_value(c, params).0))
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(mv, _)| mv)
 }
 
 fn most_visited_child(tree: &Tree, node: NodeId) -> Option<NodeId> {

@@ -204,7 +204,7 @@ fn heavy_move(
             if board.is_empty_at(q)
                 && is_good_shape(board.neighbourhood_code(q))
                 && board.is_legal_no_suicide(c, q)
-                && !board.move_shape(c, q, 2).is_self_atari()
+                && (two_empty_neighbours(board, q) || !board.move_shape(c, q, 2).is_self_atari())
             {
                 candidates.push(q);
             }
@@ -214,6 +214,18 @@ fn heavy_move(
         }
     }
     random_sensible_move(board, c, rng)
+}
+
+/// A stone with two empty neighbours has two liberties: no self-atari,
+/// and no need to look at chains.
+#[inline]
+fn two_empty_neighbours(board: &Board, p: Point) -> bool {
+    board
+        .neighbours(p)
+        .into_iter()
+        .filter(|&q| board.is_empty_at(Point(q)))
+        .count()
+        >= 2
 }
 
 /// A random legal move that does not fill an own eye and does not put a
@@ -235,6 +247,9 @@ fn random_sensible_move(board: &Board, c: Color, rng: &mut impl RngCore) -> Opti
         let p = Point(empties[i] as usize);
         if board.is_eye_like(c, p) || !board.is_legal_no_suicide(c, p) {
             continue;
+        }
+        if two_empty_neighbours(board, p) {
+            return Some(p);
         }
         let shape = board.move_shape(c, p, 2);
         if shape.is_self_atari() && shape.chain_len >= 2 {

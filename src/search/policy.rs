@@ -69,6 +69,55 @@ fn near(board: &Board, p: Point, last: Point) -> bool {
     dx + dy + dx.max(dy) <= 4
 }
 
+/// Whether the chain through `p` (colour `c`), which has two liberties,
+/// is caught in a ladder: the attacker keeps putting it in atari, it keeps
+/// extending, and it never gains a third liberty or a capture.
+fn caught_in_ladder(board: &Board, p: Point, c: Color, depth: u32) -> bool {
+    let liberties = board.chain_liberties(p);
+    match liberties.count() {
+        0 | 1 => return true,
+        2 => {}
+        _ => return false,
+    }
+    if depth > 40 {
+        return false;
+    }
+    let attacker = c.opponent();
+    let mut escapes = Vec::new();
+    for a in liberties.iter().map(Point) {
+        if !board.is_legal_no_suicide(attacker, a)
+            || board.move_shape(attacker, a, 2).is_self_atari()
+        {
+            continue;
+        }
+        let mut after = board.clone();
+        after.place_unchecked(attacker, a);
+        escapes.clear();
+        after.capturing_escapes(p, &mut escapes);
+        if !escapes.is_empty() {
+            continue;
+        }
+        let Some(run) = after.atari_liberty(p) else {
+            continue;
+        };
+        if !after.is_legal_no_suicide(c, run) {
+            return true;
+        }
+        after.place_unchecked(c, run);
+        if caught_in_ladder(&after, p, c, depth + 1) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Extending `c`'s chain in atari at `p` only runs into a ladder.
+fn escape_fails(board: &Board, c: Color, p: Point) -> bool {
+    let mut after = board.clone();
+    after.place_unchecked(c, p);
+    caught_in_ladder(&after, p, c, 0)
+}
+
 /// The children of a node where `c` moves on `board`: every legal move that
 /// does not fill an own eye and that `allowed` accepts, then pass, each with
 /// its prior.
@@ -101,8 +150,13 @@ pub fn children_with_priors(
             let q = Point(q);
             board.color_at(q) == Some(c) && board.in_atari(q)
         });
+        let mut doomed = false;
         if saves && shape.liberties >= 2 {
-            win(k.escape);
+            if shape.captures == 0 && shape.liberties == 2 && escape_fails(board, c, p) {
+                doomed = true;
+            } else {
+                win(k.escape);
+            }
         }
         if is_good_shape(board.neighbourhood_code(p)) {
             win(k.shape);
@@ -116,7 +170,7 @@ pub fn children_with_priors(
             win(k.third_line);
         }
         let mut lose = |amount: u16| n += amount as u32;
-        if shape.is_self_atari() {
+        if shape.is_self_atari() || doomed {
             lose(k.self_atari);
         }
         if line == 1 && quiet {
@@ -178,5 +232,45 @@ mod tests {
             value_of(lone, Color::White, "A3") < 0.4,
             "lone stone into atari"
         );
+    }
+
+    #[test]
+    fn running_into_a_ladder_is_not_an_escape() {
+        // Black C3 is in atari at C4. With D4 empty the run gets three
+        // liberties; with White on D4 it is a ladder to the edge; a black
+        // stone on B5 breaks that ladder.
+        let open = "
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . O X O . . . . .
+            . . O . . . . . .
+            . . . . . . . . .";
+        assert!(value_of(open, Color::Black, "C4") > 0.6, "a real escape");
+        let ladder = "
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . O . . . . .
+            . O X O . . . . .
+            . . O . . . . . .
+            . . . . . . . . .";
+        assert!(value_of(ladder, Color::Black, "C4") < 0.5, "ladder");
+        let broken = "
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . X . . . . . . .
+            . . . O . . . . .
+            . O X O . . . . .
+            . . O . . . . . .
+            . . . . . . . . .";
+        assert!(value_of(broken, Color::Black, "C4") > 0.6, "ladder breaker");
     }
 }

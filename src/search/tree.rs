@@ -8,7 +8,7 @@
 //! readers load the state with `Acquire` before touching the children.
 
 use crate::board::{Move, Point};
-use std::sync::atomic::{AtomicI32, AtomicU16, AtomicU32, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicI64, AtomicU16, AtomicU32, AtomicU8, Ordering};
 use std::sync::OnceLock;
 
 pub type NodeId = u32;
@@ -36,10 +36,13 @@ pub struct Node {
     pub visits: AtomicU32,
     pub wins: AtomicU32,
     pub virtual_loss: AtomicU32,
+    /// Playouts that started below no child of this node (it was a leaf,
+    /// being expanded, or terminal): visits = children's visits + stops.
+    pub stops: AtomicU32,
     pub rave_visits: AtomicU32,
     pub rave_wins: AtomicU32,
     /// Sum of final score margins for the mover, in half points.
-    pub score_sum: AtomicI32,
+    pub score_sum: AtomicI64,
 }
 
 /// What a new child starts with.
@@ -145,6 +148,7 @@ impl Node {
         self.prior_wins.store(other.prior_wins.load(r), r);
         self.visits.store(other.visits.load(r), r);
         self.wins.store(other.wins.load(r), r);
+        self.stops.store(other.stops.load(r), r);
         self.rave_visits.store(other.rave_visits.load(r), r);
         self.rave_wins.store(other.rave_wins.load(r), r);
         self.score_sum.store(other.score_sum.load(r), r);

@@ -35,7 +35,7 @@ impl Params {
     pub fn new(size: usize, kind: PlayoutKind) -> Params {
         Params {
             kind,
-            expand_at: if size <= 9 { 2 } else { 4 },
+            expand_at: if size <= 9 { 4 } else { 8 },
             rave_equiv: 3000.0,
             explore: 0.0,
             fpu: 1.1,
@@ -221,8 +221,30 @@ impl Drop for VirtualLoss<'_, '_> {
     }
 }
 
-/// The child maximising the MC-RAVE value (Gelly & Silver's blend with a
-/// hand-set equivalence parameter), plus an optional UCB term.
+/// A child's MC-RAVE value for its mover: real results blended with the
+/// AMAF results (Gelly & Silver's blend with a hand-set equivalence
+/// parameter), priors counted as real playouts, virtual loss as losses.
+#[inline]
+pub fn child_value(child: &super::tree::Node, params: &Params) -> (f64, u32) {
+    let (prior_n, prior_w) = child.prior();
+    let visits = child.visits() + child.virtual_loss.load(Ordering::Relaxed) + prior_n;
+    let wins = child.wins.load(Ordering::Relaxed) + prior_w;
+    let rave_n = child.rave_visits.load(Ordering::Relaxed);
+    let mut value = if visits > 0 {
+        wins as f64 / (2.0 * visits as f64)
+    } else {
+        params.fpu
+    };
+    if rave_n > 0 {
+        let (n, r) = (visits as f64, rave_n as f64);
+        let beta = r / (r + n + r * n / params.rave_equiv);
+        let rave = child.rave_wins.load(Ordering::Relaxed) as f64 / (2.0 * r);
+        value = (1.0 - beta) * value + beta * rave;
+    }
+    (value, visits)
+}
+
+/// The child maximising [`child_value`], plus an optional UCB term.
 fn select(tree: &Tree, parent: NodeId, params: &Params) -> Option<NodeId> {
     let p = tree.node(parent);
     let (first, n) = p.children()?;
@@ -235,21 +257,7 @@ fn select(tree: &Tree, parent: NodeId, params: &Params) -> Option<NodeId> {
         if child.is_pruned() {
             continue;
         }
-        let (prior_n, prior_w) = child.prior();
-        let visits = child.visits() + child.virtual_loss.load(Ordering::Relaxed) + prior_n;
-        let wins = child.wins.load(Ordering::Relaxed) + prior_w;
-        let rave_n = child.rave_visits.load(Ordering::Relaxed);
-        let mut value = if visits > 0 {
-            wins as f64 / (2.0 * visits as f64)
-        } else {
-            params.fpu
-        };
-        if rave_n > 0 {
-            let (n, r) = (visits as f64, rave_n as f64);
-            let beta = r / (r + n + r * n / params.rave_equiv);
-            let rave = child.rave_wins.load(Ordering::Relaxed) as f64 / (2.0 * r);
-            value = (1.0 - beta) * value + beta * rave;
-        }
+        let (mut value, visits) = child_value(child, params);
         if params.explore > 0.0 {
             value += params.explore * (log_n / (visits + 1) as f64).sqrt();
         }
@@ -422,6 +430,9 @@ impl Worker {
                 root.color.opponent()
             }
         };
+        if let Some(&leaf) = path.path.last() {
+            tree.node(leaf).stops.fetch_add(1, Ordering::Relaxed);
+        }
         for (d, &id) in path.path.iter().enumerate() {
             let node = tree.node(id);
             let mover = color_at_depth(d).opponent();
@@ -429,7 +440,7 @@ impl Worker {
             node.visits.fetch_add(1, Ordering::Relaxed);
             node.wins.fetch_add(result, Ordering::Relaxed);
             if d == 1 {
-                node.score_sum.fetch_add(lead, Ordering::Relaxed);
+                node.score_sum.fetch_add(lead as i64, Ordering::Relaxed);
             }
         }
 

@@ -343,9 +343,24 @@ pub fn play_game(cfg: &MatchConfig, ishi: Color) -> Result<GameRecord, String> {
     let mut to_move = Color::Black;
     let max_moves = 3 * cfg.size * cfg.size;
     let mut moves = 0;
+    let verbose = std::env::var("ISHI_VERBOSE").is_ok();
     while moves < max_moves && !game.is_over() {
         let mv = if to_move == ishi {
-            match searcher.genmove(&game, to_move, &limits, &stop).decision {
+            let outcome = searcher.genmove(&game, to_move, &limits, &stop);
+            if verbose {
+                let best = outcome.snapshot.candidates.first();
+                println!(
+                    "  {moves:3} ishi {:?} -> {:?} winrate {:.3} lead {:.1}",
+                    outcome.decision,
+                    best.map(|c| move_name(c.mv, cfg.size)),
+                    best.map_or(0.0, |c| c.winrate),
+                    best.map_or(0.0, |c| c.score_lead)
+                );
+                if matches!(outcome.decision, Decision::Resign) {
+                    println!("{}", game.board().to_ascii());
+                }
+            }
+            match outcome.decision {
                 Decision::Resign => {
                     return Ok(GameRecord {
                         ishi,
@@ -369,6 +384,9 @@ pub fn play_game(cfg: &MatchConfig, ishi: Color) -> Result<GameRecord, String> {
             }
         } else {
             let answer = gnugo.send(&format!("genmove {}", letter(to_move)))?;
+            if verbose {
+                println!("  {moves:3} gnugo {answer}");
+            }
             if answer.eq_ignore_ascii_case("resign") {
                 return Ok(GameRecord {
                     ishi,

@@ -1,0 +1,231 @@
+//! Search control: the stop flag, time limits, analysis reports, tree
+//! reuse, and legality under superko.
+
+use ishi::board::coord::parse_vertex;
+use ishi::board::{Board, Color, Move};
+use ishi::game::Game;
+use ishi::rules::Rules;
+use ishi::search::{Decision, Limits, PlayoutKind, SearchConfig, Searcher, Snapshot};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+fn config(threads: usize) -> SearchConfig {
+    SearchConfig {
+        threads,
+        playouts: None,
+        playout: PlayoutKind::Heavy,
+        seed: 11,
+        resign_threshold: 0.0,
+        ..SearchConfig::default()
+    }
+}
+
+fn at(v: &str, size: usize) -> Move {
+    Move::Place(parse_vertex(v, size).unwrap().unwrap())
+}
+
+#[test]
+fn a_raised_stop_flag_ends_the_search_at_once_with_a_legal_move() {
+    let game = Game::new(9, Rules::default()).unwrap();
+    let stop = AtomicBool::new(true);
+    let started = Instant::now();
+    let outcome = Searcher::new(config(2)).genmove(
+        &game,
+        Color::Black,
+        &Limits {
+            playouts: Some(1_000_000),
+            time: None,
+        },
+        &stop,
+    );
+    assert!(started.elapsed() < Duration::from_secs(2));
+    assert!(outcome.snapshot.playouts < 1000);
+    match outcome.decision {
+        Decision::Play(mv) => {
+            assert!(game.is_legal(Color::Black, mv));
+            assert_ne!(mv, Move::Pass, "the priors still know a move");
+        }
+        Decision::Resign => panic!("resigned on an empty board"),
+    }
+}
+
+#[test]
+fn a_time_limit_ends_the_search() {
+    let game = Game::new(9, Rules::default()).unwrap();
+    let started = Instant::now();
+    let outcome = Searcher::new(config(2)).genmove(
+        &game,
+        Color::Black,
+        &Limits {
+            playouts: None,
+            time: Some(Duration::from_millis(300)),
+        },
+        &AtomicBool::new(false),
+    );
+    // Generous: the machine may be busy; the point is that it ends.
+    assert!(started.elapsed() < Duration::from_secs(3));
+    assert!(outcome.snapshot.playouts > 0);
+}
+
+#[test]
+fn analysis_reports_at_intervals_until_stopped() {
+    let game = Game::new(9, Rules::default()).unwrap();
+    let stop = AtomicBool::new(false);
+    let mut reports: Vec<Snapshot> = Vec::new();
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            std::thread::sleep(Duration::from_millis(400));
+            stop.store(true, Ordering::Relaxed);
+        });
+        Searcher::new(config(2)).analyze(
+            &game,
+            Color::Black,
+            Duration::from_millis(50),
+            &stop,
+            &mut |snap| reports.push(snap.clone()),
+        );
+    });
+    assert!(reports.len() >= 2, "{} reports", reports.len());
+    let last = reports.last().unwrap();
+    assert!(last.playouts > reports[0].playouts);
+    assert!(!last.candidates.is_empty());
+    assert!(last
+        .candidates
+        .windows(2)
+        .all(|w| w[0].visits >= w[1].visits));
+    assert_eq!(last.ownership.len(), 81);
+    let best = &last.candidates[0];
+    assert!(best.lcb <= best.winrate && !best.pv.is_empty() && best.pv[0] == best.mv);
+}
+
+#[test]
+fn the_tree_is_kept_when_the_game_goes_on() {
+    let mut game = Game::new(9, Rules::default()).unwrap();
+    let mut searcher = Searcher::new(SearchConfig {
+        playouts: Some(3000),
+        ..config(1)
+    });
+    let stop = AtomicBool::new(false);
+    let first = searcher.genmove(&game, Color::Black, &Limits::default(), &stop);
+    let best = &first.snapshot.candidates[0];
+    let reply = best.pv.get(1).copied().unwrap_or(Move::Pass);
+    game.play(Color::Black, best.mv).unwrap();
+    game.play(Color::White, reply).unwrap();
+    let limits = Limits {
+        playouts: Some(200),
+        time: None,
+    };
+    let second = searcher.genmove(&game, Color::Black, &limits, &stop);
+    let visits: u64 = second.snapshot.candidates.iter().map(|c| c.visits).sum();
+    assert!(second.snapshot.playouts <= 200);
+    assert!(visits > 200, "the kept subtree adds its visits: {visits}");
+
+    // A position that did not follow from the kept root starts afresh.
+    let other = Game::new(9, Rules::default()).unwrap();
+    let third = searcher.genmove(&other, Color::White, &limits, &stop);
+    let visits: u64 = third.snapshot.candidates.iter().map(|c| c.visits).sum();
+    assert!(visits <= 200);
+}
+
+/// Black has just taken a ko, then both passed: the simple-ko ban is gone,
+/// but retaking would repeat the position after White's last placement.
+fn ko_after_two_passes(rules: Rules) -> Game {
+    let board = Board::from_ascii(
+        "
+        . X O . .
+        X O . O .
+        . X O . .
+        . . . . .
+        . . . . .",
+    )
+    .unwrap();
+    let mut game = Game::from_position(board, Color::Black, rules);
+    game.play(Color::Black, at("C4", 5)).unwrap();
+    game.play(Color::White, Move::Pass).unwrap();
+    game.play(Color::Black, Move::Pass).unwrap();
+    game
+}
+
+#[test]
+fn superko_moves_are_never_chosen() {
+    let retake = at("B4", 5);
+    let positional = ko_after_two_passes(Rules::default());
+    assert!(!positional.is_legal(Color::White, retake));
+    let simple = ko_after_two_passes(Rules::preset("japanese").unwrap());
+    assert!(simple.is_legal(Color::White, retake));
+    // Where retaking is allowed the search does consider it ...
+    let mut searcher = Searcher::new(SearchConfig {
+        playouts: Some(800),
+        ..config(1)
+    });
+    let stop = AtomicBool::new(false);
+    let outcome = searcher.genmove(&simple, Color::White, &Limits::default(), &stop);
+    assert!(outcome.snapshot.candidates.iter().any(|c| c.mv == retake));
+    // ... and where it is not, never.
+    for seed in 0..4 {
+        let mut searcher = Searcher::new(SearchConfig {
+            playouts: Some(800),
+            seed,
+            ..config(1)
+        });
+        let stop = AtomicBool::new(false);
+        let outcome = searcher.genmove(&positional, Color::White, &Limits::default(), &stop);
+        if let Decision::Play(mv) = outcome.decision {
+            assert!(positional.is_legal(Color::White, mv));
+        }
+        assert!(outcome.snapshot.candidates.iter().all(|c| c.mv != retake));
+    }
+}
+
+#[test]
+fn every_board_size_gets_a_legal_move() {
+    for size in [2, 3, 4, 5, 7, 13, 19, 25] {
+        let mut game = Game::new(size, Rules::default()).unwrap();
+        let mut searcher = Searcher::new(SearchConfig {
+            playouts: Some(200),
+            max_nodes: 0,
+            ..config(2)
+        });
+        let stop = AtomicBool::new(false);
+        for _ in 0..4 {
+            let color = game.to_move();
+            match searcher
+                .genmove(&game, color, &Limits::default(), &stop)
+                .decision
+            {
+                Decision::Play(mv) => game.play(color, mv).unwrap(),
+                Decision::Resign => break,
+            }
+        }
+    }
+}
+
+#[test]
+fn pondering_on_the_opponents_time_feeds_the_next_search() {
+    let mut game = Game::new(9, Rules::default()).unwrap();
+    game.play(Color::Black, at("E5", 9)).unwrap();
+    let mut searcher = Searcher::new(config(2));
+    let stop = AtomicBool::new(false);
+    let pondered = std::thread::scope(|s| {
+        s.spawn(|| {
+            std::thread::sleep(Duration::from_millis(500));
+            stop.store(true, Ordering::Relaxed);
+        });
+        searcher.ponder(&game, Color::White, &stop)
+    });
+    // White answers where the ponder search looked most.
+    let reply = pondered.candidates[0].mv;
+    game.play(Color::White, reply).unwrap();
+    let outcome = searcher.genmove(
+        &game,
+        Color::Black,
+        &Limits {
+            playouts: Some(100),
+            time: None,
+        },
+        &AtomicBool::new(false),
+    );
+    let visits: u64 = outcome.snapshot.candidates.iter().map(|c| c.visits).sum();
+    assert!(outcome.snapshot.playouts <= 100);
+    assert!(visits > 100, "the pondered subtree was kept: {visits}");
+}
