@@ -3,7 +3,7 @@ use clap::{Parser, Subcommand};
 use ishi::gtp::server::serve;
 use ishi::gtp::{Engine, EngineConfig};
 use ishi::rules::Rules;
-use ishi::search::bench::{playouts_per_second, PlayoutKind};
+use ishi::search::bench::{bench_lines, PlayoutKind};
 use ishi::search::status::StatusConfig;
 use ishi::search::SearchConfig;
 use std::time::Duration;
@@ -209,23 +209,13 @@ fn main() -> Result<()> {
                 .map(|k| playout_kind(k))
                 .collect::<Result<Vec<_>>>()?;
             let duration = Duration::from_secs_f64(seconds.max(0.1));
-            for &size in sizes {
-                if !(2..=25).contains(&size) {
-                    bail!("board size {size} is not between 2 and 25");
-                }
-                for &kind in &kinds {
-                    let mut base = None;
-                    for &t in threads {
-                        let r = playouts_per_second(size, kind, t, duration, 1);
-                        let rate = r.per_second();
-                        let ratio = base.map_or(1.0, |b: f64| rate / b);
-                        base.get_or_insert(rate);
-                        println!(
-                            "{size}x{size} {kind:?} threads={t} playouts/s={rate:.0} moves/playout={:.1} ratio_vs_first={ratio:.2}",
-                            r.moves as f64 / r.playouts.max(1) as f64
-                        );
-                    }
-                }
+            if let Some(bad) = sizes.iter().find(|s| !(2..=25).contains(*s)) {
+                bail!("board size {bad} is not between 2 and 25");
+            }
+            // Raw playouts and playouts inside the tree search, each thread
+            // count against the first one measured in the same run.
+            for line in bench_lines(sizes, &kinds, threads, duration) {
+                println!("{line}");
             }
         }
         None => {

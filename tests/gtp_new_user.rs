@@ -129,3 +129,57 @@ fn help_explains_the_options_and_subcommands_still_work() {
     );
     assert!(bad.stdout.is_empty(), "nothing but GTP on stdout");
 }
+
+/// CPU seconds ishi reports, or a failure naming the answer.
+fn cputime(ishi: &mut Engine) -> f64 {
+    let text = ishi.ok("cputime");
+    text.trim()
+        .parse()
+        .unwrap_or_else(|_| panic!("cputime answered '{text}'"))
+}
+
+#[test]
+fn with_ponder_the_engine_thinks_while_idle_and_still_answers_at_once() {
+    // Pondering shows as CPU time spent between commands; the next line
+    // must still be answered promptly.
+    for (ponder, args) in [
+        (
+            true,
+            &[
+                "--ponder",
+                "--threads",
+                "1",
+                "--playouts",
+                "200",
+                "--size",
+                "9",
+            ][..],
+        ),
+        (
+            false,
+            &["--threads", "1", "--playouts", "200", "--size", "9"][..],
+        ),
+    ] {
+        let mut ishi = Engine::ishi(args);
+        ishi.ok("genmove b");
+        let before = cputime(&mut ishi);
+        std::thread::sleep(Duration::from_millis(1500));
+        let asked = Instant::now();
+        let after = cputime(&mut ishi);
+        let answer_ms = asked.elapsed().as_millis();
+        let idle_cpu = after - before;
+        println!(
+            "ponder={ponder}: {idle_cpu:.2} CPU s while idle 1.5 s, next answer in {answer_ms} ms"
+        );
+        if ponder {
+            assert!(idle_cpu > 0.5, "pondering used only {idle_cpu:.2} s");
+        } else {
+            assert!(idle_cpu < 0.3, "idle engine used {idle_cpu:.2} s");
+        }
+        assert!(answer_ms < 1000, "answer took {answer_ms} ms");
+        ishi.ok("play w E5");
+        ishi.ok("genmove b");
+        ishi.ok("quit");
+        assert!(ishi.finish().success());
+    }
+}

@@ -105,6 +105,16 @@ impl Engine {
 
     /// Runs one command. `stop` turns true when the server wants a long
     /// command (genmove) to finish early.
+    /// Thinks on the opponent's time (`--ponder`) until `stop`, keeping the
+    /// tree for the next genmove. Does nothing when pondering is off or the
+    /// game has ended.
+    pub fn ponder(&mut self, stop: &AtomicBool) {
+        if self.searcher.config.ponder && !self.game.is_over() {
+            let color = self.game.to_move();
+            self.searcher.ponder(&self.game, color, stop);
+        }
+    }
+
     pub fn execute(&mut self, command: &Command, stop: &AtomicBool) -> Response {
         use Command as C;
         match command {

@@ -162,6 +162,12 @@ pub fn serve(
         if quit {
             break;
         }
+        // Idle until the next line: ponder, if asked to (the reader raises
+        // `stop` as soon as a line arrives).
+        arm_stop(&stop, &pending);
+        if !stop.load(SeqCst) {
+            let _ = catch_unwind(AssertUnwindSafe(|| engine.ponder(&stop)));
+        }
     }
     Ok(())
 }

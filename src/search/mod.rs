@@ -8,7 +8,6 @@ pub mod playout;
 pub mod policy;
 pub mod rng;
 pub mod status;
-pub mod time;
 pub mod tree;
 pub mod uct;
 
