@@ -56,16 +56,18 @@ pub fn light_playout(
     }
 }
 
-/// A uniformly random point among the legal non-eye-filling placements,
-/// found by scanning the empty list from a random start.
+/// The first empty point that `accept` takes, scanning the list of empty
+/// points cyclically from a start chosen by `draw` (32 random bits): one
+/// random draw per move, whatever the number of points rejected.
 #[inline]
-pub fn random_light_move(board: &Board, color: Color, rng: &mut impl RngCore) -> Option<Point> {
+pub fn scan_empties(
+    board: &Board,
+    draw: u32,
+    mut accept: impl FnMut(Point) -> bool,
+) -> Option<Point> {
     let empties = board.empties();
     let n = empties.len();
-    if n == 0 {
-        return None;
-    }
-    let start = below(rng, n);
+    let start = ((draw as u64 * n as u64) >> 32) as usize;
     for k in 0..n {
         let i = if start + k >= n {
             start + k - n
@@ -73,11 +75,19 @@ pub fn random_light_move(board: &Board, color: Color, rng: &mut impl RngCore) ->
             start + k
         };
         let p = Point(empties[i] as usize);
-        if !board.is_eye_like(color, p) && board.is_legal_no_suicide(color, p) {
+        if accept(p) {
             return Some(p);
         }
     }
     None
+}
+
+/// A random legal placement that does not fill a one-point eye.
+#[inline]
+pub fn random_light_move(board: &Board, color: Color, rng: &mut impl RngCore) -> Option<Point> {
+    scan_empties(board, rng.next_u32(), |p| {
+        !board.is_eye_like(color, p) && board.is_legal_no_suicide(color, p)
+    })
 }
 
 /// The MoGo-style policy from the empty board or any position, without a
@@ -232,32 +242,16 @@ fn two_empty_neighbours(board: &Board, p: Point) -> bool {
 /// chain of two or more own stones in atari (lone-stone throw-ins stay).
 #[inline]
 fn random_sensible_move(board: &Board, c: Color, rng: &mut impl RngCore) -> Option<Point> {
-    let empties = board.empties();
-    let n = empties.len();
-    if n == 0 {
-        return None;
-    }
-    let start = below(rng, n);
-    for k in 0..n {
-        let i = if start + k >= n {
-            start + k - n
-        } else {
-            start + k
-        };
-        let p = Point(empties[i] as usize);
+    scan_empties(board, rng.next_u32(), |p| {
         if board.is_eye_like(c, p) || !board.is_legal_no_suicide(c, p) {
-            continue;
+            return false;
         }
         if two_empty_neighbours(board, p) {
-            return Some(p);
+            return true;
         }
         let shape = board.move_shape(c, p, 2);
-        if shape.is_self_atari() && shape.chain_len >= 2 {
-            continue;
-        }
-        return Some(p);
-    }
-    None
+        !(shape.is_self_atari() && shape.chain_len >= 2)
+    })
 }
 
 #[cfg(test)]

@@ -340,24 +340,17 @@ fn tactical_reply(board: &Board, color: Color, last: Point) -> Option<Point> {
 /// stones in atari; a lone stone in atari (throw-in, nakade) is played only
 /// half the times it comes up.
 fn random_status_move(board: &Board, color: Color, rng: &mut SmallRng) -> Option<Point> {
-    let empties = board.empties();
-    let n = empties.len();
-    if n == 0 {
-        return None;
-    }
-    let start = crate::search::playout::below(rng, n);
-    for k in 0..n {
-        let p = Point(empties[(start + k) % n] as usize);
+    let draw = rng.next_u32();
+    crate::search::playout::scan_empties(board, draw, |p| {
         if board.is_eye_like(color, p) || !board.is_legal_no_suicide(color, p) {
-            continue;
+            return false;
         }
         match self_atari_size(board, color, p) {
-            None => return Some(p),
-            Some(1) if rng.next_u32() & 1 == 0 => return Some(p),
-            Some(_) => {}
+            None => true,
+            Some(1) => rng.next_u32() & 1 == 0,
+            Some(_) => false,
         }
-    }
-    None
+    })
 }
 
 fn status_playout(board: &mut Board, mut to_move: Color, rng: &mut SmallRng) {
