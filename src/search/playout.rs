@@ -20,6 +20,30 @@ pub fn below(rng: &mut impl RngCore, n: usize) -> usize {
     ((rng.next_u32() as u64 * n as u64) >> 32) as usize
 }
 
+/// Plays the chosen placement for `color`, or passes when there is none (a
+/// pass lifts the ko ban). True when that was the second pass in a row,
+/// which ends the playout.
+#[inline]
+pub fn play_or_pass(
+    board: &mut Board,
+    color: Color,
+    choice: Option<Point>,
+    passes: &mut u32,
+) -> bool {
+    match choice {
+        Some(p) => {
+            board.place_unchecked(color, p);
+            *passes = 0;
+            false
+        }
+        None => {
+            board.clear_ko();
+            *passes += 1;
+            *passes == 2
+        }
+    }
+}
+
 /// Plays uniformly random legal moves that do not fill a one-point eye
 /// until both sides pass, starting with `to_move`. Suicide is never played;
 /// simple ko is honoured through the board's ko point.
@@ -32,18 +56,9 @@ pub fn light_playout(
     let mut passes = 0;
     let mut moves = 0;
     while moves < limit {
-        match random_light_move(board, to_move, rng) {
-            Some(p) => {
-                board.place_unchecked(to_move, p);
-                passes = 0;
-            }
-            None => {
-                board.clear_ko();
-                passes += 1;
-                if passes == 2 {
-                    break;
-                }
-            }
+        let choice = random_light_move(board, to_move, rng);
+        if play_or_pass(board, to_move, choice, &mut passes) {
+            break;
         }
         moves += 1;
         to_move = to_move.opponent();
@@ -143,21 +158,12 @@ pub fn play_out(
             PlayoutKind::Light => random_light_move(board, to_move, rng),
             PlayoutKind::Heavy => heavy_move(board, to_move, last, rng, &mut candidates),
         };
-        match choice {
-            Some(p) => {
-                board.place_unchecked(to_move, p);
-                record.push(encode_move(to_move, p));
-                passes = 0;
-                last = Some(p);
-            }
-            None => {
-                board.clear_ko();
-                passes += 1;
-                last = None;
-                if passes == 2 {
-                    break;
-                }
-            }
+        if let Some(p) = choice {
+            record.push(encode_move(to_move, p));
+        }
+        last = choice;
+        if play_or_pass(board, to_move, choice, &mut passes) {
+            break;
         }
         moves += 1;
         to_move = to_move.opponent();

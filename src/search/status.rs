@@ -359,20 +359,10 @@ fn status_playout(board: &mut Board, mut to_move: Color, rng: &mut SmallRng) {
     let mut last: Option<Point> = None;
     for _ in 0..limit {
         let reply = last.and_then(|p| tactical_reply(board, to_move, p));
-        match reply.or_else(|| random_status_move(board, to_move, rng)) {
-            Some(p) => {
-                board.place_unchecked(to_move, p);
-                passes = 0;
-                last = Some(p);
-            }
-            None => {
-                board.clear_ko();
-                passes += 1;
-                last = None;
-                if passes == 2 {
-                    break;
-                }
-            }
+        let choice = reply.or_else(|| random_status_move(board, to_move, rng));
+        last = choice;
+        if crate::search::playout::play_or_pass(board, to_move, choice, &mut passes) {
+            break;
         }
         to_move = to_move.opponent();
     }
