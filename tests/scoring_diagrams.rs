@@ -119,6 +119,29 @@ fn bent_four_in_the_corner_is_dead() {
 }
 
 #[test]
+fn bent_four_is_found_in_any_corner_and_for_either_colour() {
+    // The diagram above turned upside down, mirrored and recoloured.
+    let g = game(
+        "
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . O O O O O
+        . . . . O X X X X
+        . . . . O X X X .
+        . . . . O X X X O
+        . . . . O X . O .",
+        "japanese",
+    );
+    let j = judge(&g, &config());
+    assert!(dead_at(&j, &g, "H2") && dead_at(&j, &g, "F1") && dead_at(&j, &g, "J4"));
+    assert!(!dead_at(&j, &g, "H1") && !dead_at(&j, &g, "J2"));
+    assert_eq!(j.score.to_string(), "W+87.5");
+    assert_eq!(score_under(&g, &j, "chinese"), "W+88.5");
+}
+
+#[test]
 fn false_eyes_do_not_make_a_group_alive() {
     // C1 and E1 look like eyes, but Black's D2 makes both false.
     let g = game(
@@ -305,4 +328,55 @@ fn a_stone_inside_its_own_closed_area_is_alive() {
     assert!(j.dead.is_empty(), "nothing is dead: {:?}", j.dead);
     // Area: Black 42, White 39 + 7.5.
     assert_eq!(j.score.to_string(), "W+4.5");
+}
+
+/// The position after White took the ko at D7 and both sides passed.
+fn white_has_taken_the_ko(rules: &str, passes: bool) -> Game {
+    // Before the capture: the black D8 stone makes C9 a false eye, and
+    // White's D7 capture is a ko (D7 is then in atari at D8).
+    let mut g = game(
+        "
+        . O . O O X . . .
+        O O O X O X . . .
+        X X X . X X X X X
+        . . . X . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .",
+        rules,
+    );
+    g.play(Color::White, Move::Place(at(&g, "D7"))).unwrap();
+    assert!(g.board().is_empty_at(at(&g, "D8")));
+    if passes {
+        g.play(Color::Black, Move::Pass).unwrap();
+        g.play(Color::White, Move::Pass).unwrap();
+    }
+    g
+}
+
+#[test]
+fn a_group_that_looks_dead_but_is_alive_in_ko() {
+    // White's corner has one sure eye (A9); the second (C9) holds only
+    // while White owns the ko at D8. Black's only way in is to retake at
+    // D8, which recreates the position before White's capture: superko
+    // forbids it even after the passes, so White connects at D8 and lives
+    // with two eyes. Counted as it stands: White 8 stones + A9, C9, D8.
+    let g = white_has_taken_the_ko("chinese", true);
+    let j = judge(&g, &config());
+    assert!(j.dead.is_empty(), "nothing is dead: {:?}", j.dead);
+    assert!(j.seki.is_empty());
+    // Area: Black 70, White 11 + 7.5.
+    assert_eq!(j.score.to_string(), "B+51.5");
+
+    // Under simple ko the retake is forbidden only as the very next move:
+    // straight after the capture, Black cannot take back and White lives.
+    let g = white_has_taken_the_ko("japanese", false);
+    let j = judge(&g, &config());
+    assert!(j.dead.is_empty(), "nothing is dead: {:?}", j.dead);
+    assert!(!dead_at(&j, &g, "B9") && !dead_at(&j, &g, "D9") && !dead_at(&j, &g, "D7"));
+    // Territory: Black 81 - 19 stones - 3 white points = 59; White A9, C9,
+    // D8 and one prisoner, + 6.5.
+    assert_eq!(j.score.to_string(), "B+48.5");
 }

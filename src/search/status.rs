@@ -72,7 +72,7 @@ impl Judgement {
 /// and the score under the game's rules.
 pub fn judge(game: &Game, config: &StatusConfig) -> Judgement {
     let board = game.board();
-    let tally = sample_ownership(board, game.to_move(), config);
+    let tally = sample_ownership(game, config);
     let own = tally.ownership_by_index(board);
 
     let alive_black = board.pass_alive(Color::Black);
@@ -229,7 +229,29 @@ impl Tally {
     }
 }
 
-fn sample_ownership(board: &Board, to_move: Color, config: &StatusConfig) -> Tally {
+/// Points where `color` may place a stone on the bare board but not in the
+/// game: the ko and superko bans, which a playout respects on its first move
+/// (a retake the history forbids would otherwise decide a ko at once).
+fn banned_by_history(game: &Game, color: Color) -> Bitboard {
+    let board = game.board();
+    let mut banned = Bitboard::EMPTY;
+    for &p in board.empties() {
+        let p = Point(usize::from(p));
+        if board.is_legal_no_suicide(color, p) && !game.is_legal(color, Move::Place(p)) {
+            banned.set(p.0);
+        }
+    }
+    banned
+}
+
+fn sample_ownership(game: &Game, config: &StatusConfig) -> Tally {
+    let board = game.board();
+    let to_move = game.to_move();
+    let banned = [
+        banned_by_history(game, Color::Black),
+        banned_by_history(game, Color::White),
+    ];
+    let banned = &banned;
     let threads = config.threads.max(1);
     let total = config.playouts.max(1);
     let len = board.stride() * (board.size() + 2) + 1;
@@ -252,7 +274,7 @@ fn sample_ownership(board: &Board, to_move: Color, config: &StatusConfig) -> Tal
                             to_move.opponent()
                         };
                         let mut b = board.clone();
-                        status_playout(&mut b, first, &mut rng);
+                        status_playout(&mut b, first, &banned[first.index()], &mut rng);
                         let black = *b.stones(Color::Black) | b.area_territory(Color::Black);
                         let white = *b.stones(Color::White) | b.area_territory(Color::White);
                         for i in black.iter() {
@@ -339,10 +361,18 @@ fn tactical_reply(board: &Board, color: Color, last: Point) -> Option<Point> {
 /// A random legal move that fills no eye and puts no chain of two or more
 /// stones in atari; a lone stone in atari (throw-in, nakade) is played only
 /// half the times it comes up.
-fn random_status_move(board: &Board, color: Color, rng: &mut SmallRng) -> Option<Point> {
+fn random_status_move(
+    board: &Board,
+    color: Color,
+    banned: &Bitboard,
+    rng: &mut SmallRng,
+) -> Option<Point> {
     let draw = rng.next_u32();
     crate::search::playout::scan_empties(board, draw, |p| {
-        if board.is_eye_like(color, p) || !board.is_legal_no_suicide(color, p) {
+        if board.is_eye_like(color, p)
+            || banned.contains(p.0)
+            || !board.is_legal_no_suicide(color, p)
+        {
             return false;
         }
         match self_atari_size(board, color, p) {
@@ -353,13 +383,21 @@ fn random_status_move(board: &Board, color: Color, rng: &mut SmallRng) -> Option
     })
 }
 
-fn status_playout(board: &mut Board, mut to_move: Color, rng: &mut SmallRng) {
+/// `first_banned`: points the game's history forbids to the first mover.
+fn status_playout(
+    board: &mut Board,
+    mut to_move: Color,
+    first_banned: &Bitboard,
+    rng: &mut SmallRng,
+) {
     let limit = 3 * board.size() * board.size();
     let mut passes = 0;
     let mut last: Option<Point> = None;
+    let mut banned = first_banned;
     for _ in 0..limit {
         let reply = last.and_then(|p| tactical_reply(board, to_move, p));
-        let choice = reply.or_else(|| random_status_move(board, to_move, rng));
+        let choice = reply.or_else(|| random_status_move(board, to_move, banned, rng));
+        banned = &Bitboard::EMPTY;
         last = choice;
         if crate::search::playout::play_or_pass(board, to_move, choice, &mut passes) {
             break;
@@ -436,9 +474,11 @@ fn seki_on(board: &Board, pass_alive: &Bitboard) -> Bitboard {
 
 /// Bent four in the corner: a chain whose only liberties are the two empty
 /// points of an L-shaped eye space in the corner, the other points of which
-/// hold two opposing stones. The attacker can fill the outside and start a
-/// ko the defender cannot win once threats are gone, so the chain is dead
-/// and the two attacking stones inside are alive. Returns (dead, alive).
+/// hold two opposing stones. The defender cannot play inside (it would leave
+/// a dead three-point shape) and the attacker can fill the outside and start
+/// a ko whenever no ko threats are left, so the chain is dead and the two
+/// attacking stones inside are alive. An empty bent-four eye space is not
+/// this: whoever plays its vital point first decides it. Returns (dead, alive).
 fn bent_fours_in_corners(board: &Board) -> (Bitboard, Bitboard) {
     let n = board.size();
     let mut dead = Bitboard::EMPTY;
@@ -452,29 +492,40 @@ fn bent_fours_in_corners(board: &Board) -> (Bitboard, Bitboard) {
             let y = if flip_y { n - 1 - dy } else { dy };
             board.point(x, y).ok()
         };
-        // Both orientations of the L are covered by symmetry of the test.
-        let (Some(corner), Some(a1), Some(a2), Some(e1), Some(e2), Some(inner)) =
-            (at(0, 0), at(1, 0), at(0, 1), at(2, 0), at(0, 2), at(1, 1))
-        else {
+        let Some(inner) = at(1, 1) else {
             continue;
         };
         let Some(defender) = board.color_at(inner) else {
             continue;
         };
         let attacker = defender.opponent();
-        let shape = board.is_empty_at(corner)
-            && board.is_empty_at(e1)
-            && board.is_empty_at(e2)
-            && board.color_at(a1) == Some(attacker)
-            && board.color_at(a2) == Some(attacker);
-        if !shape {
-            continue;
-        }
-        let mut eye_points = Bitboard::single(e1.0);
-        eye_points.set(e2.0);
-        if board.chain_liberties(inner) == eye_points {
+        let liberties = board.chain_liberties(inner);
+        let is = |p: Option<Point>, c: Option<Color>| p.is_some_and(|p| board.color_at(p) == c);
+        let points = |list: &[(usize, usize)]| -> Bitboard {
+            let mut b = Bitboard::EMPTY;
+            for &(dx, dy) in list {
+                if let Some(p) = at(dx, dy) {
+                    b.set(p.0);
+                }
+            }
+            b
+        };
+
+        // The shape is symmetric under swapping the edges, so the four
+        // mirror images cover every orientation.
+        let bent_four = is(at(0, 0), None)
+            && is(at(2, 0), None)
+            && is(at(0, 2), None)
+            && is(at(1, 0), Some(attacker))
+            && is(at(0, 1), Some(attacker))
+            && liberties == points(&[(2, 0), (0, 2)]);
+        if bent_four {
             dead |= board.chain_stones(inner);
-            alive |= board.chain_stones(a1) | board.chain_stones(a2);
+            for (dx, dy) in [(1, 0), (0, 1)] {
+                if let Some(p) = at(dx, dy) {
+                    alive |= board.chain_stones(p);
+                }
+            }
         }
     }
     (dead, alive)
