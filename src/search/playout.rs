@@ -101,7 +101,7 @@ pub fn scan_empties(
 #[inline]
 pub fn random_light_move(board: &Board, color: Color, rng: &mut impl RngCore) -> Option<Point> {
     scan_empties(board, rng.next_u32(), |p| {
-        !board.is_eye_like(color, p) && board.is_legal_no_suicide(color, p)
+        board.is_playable_non_eye(color, p)
     })
 }
 
