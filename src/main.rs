@@ -98,6 +98,10 @@ enum Command {
         /// Seconds per measurement.
         #[arg(long, default_value_t = 3.0)]
         seconds: f64,
+        /// Take every measurement this many times, thread counts interleaved,
+        /// and report the best (shared machines are noisy).
+        #[arg(long, default_value_t = 3)]
+        repeat: usize,
     },
 }
 
@@ -203,6 +207,7 @@ fn main() -> Result<()> {
             threads,
             playout,
             seconds,
+            repeat,
         }) => {
             let kinds = playout
                 .iter()
@@ -214,7 +219,7 @@ fn main() -> Result<()> {
             }
             // Raw playouts and playouts inside the tree search, each thread
             // count against the first one measured in the same run.
-            for line in bench_lines(sizes, &kinds, threads, duration) {
+            for line in bench_lines(sizes, &kinds, threads, duration, *repeat) {
                 println!("{line}");
             }
         }

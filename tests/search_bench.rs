@@ -27,6 +27,7 @@ fn print_throughput() {
         &[PlayoutKind::Light, PlayoutKind::Heavy],
         &[1, 2],
         Duration::from_secs_f64(seconds),
+        3,
     ) {
         println!("{line}");
     }

@@ -79,11 +79,17 @@ pub fn playouts_per_second(
 /// Runs the whole tree search (descent, expansion, playout, backup) from
 /// the empty board on `threads` threads for about `duration`: the playout
 /// rate a real `genmove` gets, and how it scales with threads.
+///
+/// With a `budget`, the search stops after that many playouts instead (the
+/// duration is then only a safety limit), so that thread counts can be
+/// compared on equal work: the same number of playouts grows the same tree,
+/// and a deeper tree makes each playout dearer.
 pub fn search_playouts_per_second(
     size: usize,
     kind: PlayoutKind,
     threads: usize,
     duration: Duration,
+    budget: Option<u64>,
     seed: u64,
 ) -> BenchResult {
     use super::tree::Tree;
@@ -110,16 +116,25 @@ pub fn search_playouts_per_second(
         &params,
         Scorer::of(&game),
         &stop,
-        u64::MAX,
+        budget.unwrap_or(u64::MAX),
         None,
     );
+    let limit = if budget.is_some() {
+        4 * duration
+    } else {
+        duration
+    };
     let start = Instant::now();
+    let finished = AtomicBool::new(false);
     std::thread::scope(|s| {
         s.spawn(|| {
-            std::thread::sleep(duration);
+            while !finished.load(Ordering::Relaxed) && start.elapsed() < limit {
+                std::thread::sleep(Duration::from_millis(1));
+            }
             stop.store(true, Ordering::Relaxed);
         });
         search(&shared, threads, seed);
+        finished.store(true, Ordering::Relaxed);
     });
     BenchResult {
         playouts: shared.done.load(Ordering::Relaxed),
@@ -131,26 +146,43 @@ pub fn search_playouts_per_second(
 /// What `ishi bench` prints: for every size and policy, raw playouts per
 /// second and playouts per second inside the tree search, for each thread
 /// count, with the ratio to the first thread count measured in the same run.
+///
+/// Shared machines are noisy, so every measurement is taken `repeat` times,
+/// the thread counts interleaved, and the best rate of each is reported (the
+/// one least disturbed by other load). Raw playouts run for `duration`; the
+/// tree search runs the first thread count for `duration` and every other
+/// one for the same number of playouts (equal work, equal tree).
 pub fn bench_lines(
     sizes: &[usize],
     kinds: &[PlayoutKind],
     threads: &[usize],
     duration: Duration,
+    repeat: usize,
 ) -> Vec<String> {
     let mut lines = Vec::new();
     for &size in sizes {
         for &kind in kinds {
             for (label, search) in [("playouts", false), ("search", true)] {
-                let mut base: Option<f64> = None;
-                for &t in threads {
-                    let r = if search {
-                        search_playouts_per_second(size, kind, t, duration, 1)
-                    } else {
-                        playouts_per_second(size, kind, t, duration, 1)
-                    };
-                    let rate = r.per_second();
-                    let ratio = base.map_or(1.0, |b| rate / b);
-                    base.get_or_insert(rate);
+                let mut best = vec![0.0f64; threads.len()];
+                let mut budget: Option<u64> = None;
+                for _ in 0..repeat.max(1) {
+                    for (k, &t) in threads.iter().enumerate() {
+                        let r = if search {
+                            let b = if k == 0 { None } else { budget };
+                            let r = search_playouts_per_second(size, kind, t, duration, b, 1);
+                            if k == 0 {
+                                budget.get_or_insert(r.playouts.max(1));
+                            }
+                            r
+                        } else {
+                            playouts_per_second(size, kind, t, duration, 1)
+                        };
+                        best[k] = best[k].max(r.per_second());
+                    }
+                }
+                for (k, &t) in threads.iter().enumerate() {
+                    let rate = best[k];
+                    let ratio = rate / best[0].max(f64::MIN_POSITIVE);
                     lines.push(format!(
                         "{size}x{size} {kind:?} {label} threads={t} playouts/s={rate:.0} ratio_vs_first={ratio:.2}"
                     ));
