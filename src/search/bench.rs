@@ -42,6 +42,7 @@ pub fn playouts_per_second(
                 s.spawn(move || {
                     let mut rng = super::rng::FastRng::seed_from_u64(seed.wrapping_add(t as u64));
                     let mut board = empty.clone();
+                    let mut scratch = super::playout::PlayoutScratch::default();
                     let (mut n, mut moves) = (0u64, 0u64);
                     while start.elapsed() < duration {
                         for _ in 0..64 {
@@ -54,6 +55,7 @@ pub fn playouts_per_second(
                                     &mut board,
                                     Color::Black,
                                     &mut rng,
+                                    &mut scratch,
                                 ),
                             };
                             moves += r.moves as u64;

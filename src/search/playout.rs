@@ -2,6 +2,7 @@
 
 use super::bench::PlayoutKind;
 use super::patterns::is_good_shape;
+use super::policy::{escape_fails, LadderScratch};
 use crate::board::{Board, Color, Point};
 use rand::RngCore;
 
@@ -107,17 +108,32 @@ pub fn random_light_move(board: &Board, color: Color, rng: &mut impl RngCore) ->
 
 /// The MoGo-style policy from the empty board or any position, without a
 /// last move to answer; see [`play_out`].
-pub fn heavy_playout(board: &mut Board, to_move: Color, rng: &mut impl RngCore) -> PlayoutResult {
+pub fn heavy_playout(
+    board: &mut Board,
+    to_move: Color,
+    rng: &mut impl RngCore,
+    scratch: &mut PlayoutScratch,
+) -> PlayoutResult {
     let mut record = Vec::new();
     play_out(
         board,
         to_move,
         None,
-        PlayoutKind::Heavy,
-        false,
+        PlayoutStyle {
+            kind: PlayoutKind::Heavy,
+            mercy: false,
+        },
         rng,
         &mut record,
+        scratch,
     )
+}
+
+/// Working space a playout reuses from one playout to the next.
+#[derive(Default)]
+pub struct PlayoutScratch {
+    candidates: Vec<Point>,
+    ladder: LadderScratch,
 }
 
 /// Recorded moves carry their colour in the top bit.
@@ -134,29 +150,37 @@ pub fn encode_move(c: Color, p: Point) -> u16 {
 const ATARI_RATE: usize = 95;
 const SHAPE_RATE: usize = 90;
 
+/// Which policy a playout follows, and whether it may stop early.
+#[derive(Clone, Copy, Debug)]
+pub struct PlayoutStyle {
+    pub kind: PlayoutKind,
+    /// Stop as soon as one side leads by more than a third of the board in
+    /// stones: the result cannot change any more.
+    pub mercy: bool,
+}
+
 /// Finishes a game from `board` with `to_move` playing and `last` the
 /// opponent's last placement, pushing every placement onto `record` (for
-/// AMAF). With `mercy`, stops as soon as one side leads by more than a
-/// third of the board in stones: the result cannot change any more.
+/// AMAF).
 pub fn play_out(
     board: &mut Board,
     mut to_move: Color,
     mut last: Option<Point>,
-    kind: PlayoutKind,
-    mercy: bool,
+    style: PlayoutStyle,
     rng: &mut impl RngCore,
     record: &mut Vec<u16>,
+    scratch: &mut PlayoutScratch,
 ) -> PlayoutResult {
     let area = board.size() * board.size();
     let limit = 3 * area;
     let mercy_margin = (area / 3) as i64;
     let mut passes = 0;
     let mut moves = 0;
-    let mut candidates = Vec::with_capacity(16);
+    let PlayoutScratch { candidates, ladder } = scratch;
     while moves < limit {
-        let choice = match kind {
+        let choice = match style.kind {
             PlayoutKind::Light => random_light_move(board, to_move, rng),
-            PlayoutKind::Heavy => heavy_move(board, to_move, last, rng, &mut candidates),
+            PlayoutKind::Heavy => heavy_move(board, to_move, last, rng, candidates, ladder),
         };
         if let Some(p) = choice {
             record.push(encode_move(to_move, p));
@@ -167,7 +191,7 @@ pub fn play_out(
         }
         moves += 1;
         to_move = to_move.opponent();
-        if mercy && moves % 8 == 0 {
+        if style.mercy && moves % 8 == 0 {
             let lead = board.stones(Color::Black).count() as i64
                 - board.stones(Color::White).count() as i64;
             if lead.abs() > mercy_margin {
@@ -192,12 +216,15 @@ fn heavy_move(
     last: Option<Point>,
     rng: &mut impl RngCore,
     candidates: &mut Vec<Point>,
+    ladder: &mut LadderScratch,
 ) -> Option<Point> {
     if let Some(l) = last.filter(|&l| board.color_at(l) == Some(c.opponent())) {
         candidates.clear();
         if let Some(lib) = board.atari_liberty(l) {
             candidates.push(lib);
         }
+        // A run into a ladder is not offered again as a shape move.
+        let mut failed_escape = None;
         for q in board.neighbours(l) {
             let q = Point(q);
             if board.color_at(q) != Some(c) {
@@ -205,8 +232,12 @@ fn heavy_move(
             }
             if let Some(lib) = board.atari_liberty(q) {
                 board.capturing_escapes(q, candidates);
-                if !candidates.contains(&lib) && board.move_shape(c, lib, 2).liberties >= 2 {
-                    candidates.push(lib);
+                if !candidates.contains(&lib) {
+                    if escape_works(board, c, lib, ladder) {
+                        candidates.push(lib);
+                    } else {
+                        failed_escape = Some(lib);
+                    }
                 }
             }
         }
@@ -218,6 +249,7 @@ fn heavy_move(
         for q in board.neighbours(l).into_iter().chain(board.diagonals(l)) {
             let q = Point(q);
             if board.is_empty_at(q)
+                && failed_escape != Some(q)
                 && is_good_shape(board.neighbourhood_code(q))
                 && board.is_legal_no_suicide(c, q)
                 && (two_empty_neighbours(board, q) || !board.move_shape(c, q, 2).is_self_atari())
@@ -230,6 +262,15 @@ fn heavy_move(
         }
     }
     random_sensible_move(board, c, rng)
+}
+
+/// Extending at `lib` saves the chain: three liberties, or two that do not
+/// lead into a ladder. Running into a ladder only feeds the opponent more
+/// stones, and playouts that believe in it misjudge the whole fight.
+fn escape_works(board: &Board, c: Color, lib: Point, ladder: &mut LadderScratch) -> bool {
+    let shape = board.move_shape(c, lib, 3);
+    shape.liberties >= 3
+        || (shape.liberties == 2 && (shape.captures > 0 || !escape_fails(board, c, lib, ladder)))
 }
 
 /// A stone with two empty neighbours has two liberties: no self-atari,
@@ -302,7 +343,12 @@ mod tests {
         for size in [3, 5, 9, 13, 19] {
             for _ in 0..20 {
                 let mut b = Board::new(size).unwrap();
-                let r = heavy_playout(&mut b, Color::Black, &mut rng);
+                let r = heavy_playout(
+                    &mut b,
+                    Color::Black,
+                    &mut rng,
+                    &mut PlayoutScratch::default(),
+                );
                 b.check_consistency().unwrap();
                 if r.moves as usize >= 3 * size * size {
                     continue;
@@ -338,10 +384,17 @@ mod tests {
         let b = Board::from_ascii(diagram).unwrap();
         let mut rng = rand::rngs::SmallRng::seed_from_u64(3);
         let mut candidates = Vec::new();
+        let mut ladder = LadderScratch::default();
         (0..200)
             .filter(|_| {
-                heavy_move(&b, to_move, Some(at(&b, last)), &mut rng, &mut candidates)
-                    == Some(at(&b, expected))
+                heavy_move(
+                    &b,
+                    to_move,
+                    Some(at(&b, last)),
+                    &mut rng,
+                    &mut candidates,
+                    &mut ladder,
+                ) == Some(at(&b, expected))
             })
             .count()
     }
@@ -358,6 +411,34 @@ mod tests {
             O X X . . . .
             . O O . . . .";
         assert!(answers(diagram, Color::Black, "C3", "D2") > 150);
+    }
+
+    #[test]
+    fn heavy_policy_does_not_run_into_a_ladder() {
+        // White D3 put Black C3 in atari. Running to C4 is a ladder while
+        // White holds D4; with D4 empty it is a real escape.
+        let ladder = "
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . O . . . . .
+            . O X O . . . . .
+            . . O . . . . . .
+            . . . . . . . . .";
+        assert!(answers(ladder, Color::Black, "D3", "C4") < 10);
+        let open = "
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . O X O . . . . .
+            . . O . . . . . .
+            . . . . . . . . .";
+        assert!(answers(open, Color::Black, "D3", "C4") > 150);
     }
 
     #[test]

@@ -69,10 +69,26 @@ fn near(board: &Board, p: Point, last: Point) -> bool {
     dx + dy + dx.max(dy) <= 4
 }
 
+/// Boards and a point list reused by the ladder reader: it is called inside
+/// playouts, where allocating a board per step would cost more than the
+/// playout.
+#[derive(Default)]
+pub struct LadderScratch {
+    /// Boxed: a board is tens of kilobytes, too big to move in and out.
+    boards: Vec<Box<Board>>,
+    escapes: Vec<Point>,
+}
+
 /// Whether the chain through `p` (colour `c`), which has two liberties,
 /// is caught in a ladder: the attacker keeps putting it in atari, it keeps
 /// extending, and it never gains a third liberty or a capture.
-fn caught_in_ladder(board: &Board, p: Point, c: Color, depth: u32) -> bool {
+fn caught_in_ladder(
+    board: &Board,
+    p: Point,
+    c: Color,
+    depth: u32,
+    scratch: &mut LadderScratch,
+) -> bool {
     let liberties = board.chain_liberties(p);
     match liberties.count() {
         0 | 1 => return true,
@@ -83,28 +99,29 @@ fn caught_in_ladder(board: &Board, p: Point, c: Color, depth: u32) -> bool {
         return false;
     }
     let attacker = c.opponent();
-    let mut escapes = Vec::new();
     for a in liberties.iter().map(Point) {
         if !board.is_legal_no_suicide(attacker, a)
             || board.move_shape(attacker, a, 2).is_self_atari()
         {
             continue;
         }
-        let mut after = board.clone();
+        let mut after = scratch
+            .boards
+            .pop()
+            .unwrap_or_else(|| Box::new(board.clone()));
+        (*after).clone_from(board);
         after.place_unchecked(attacker, a);
-        escapes.clear();
-        after.capturing_escapes(p, &mut escapes);
-        if !escapes.is_empty() {
-            continue;
-        }
-        let Some(run) = after.atari_liberty(p) else {
-            continue;
-        };
-        if !after.is_legal_no_suicide(c, run) {
-            return true;
-        }
-        after.place_unchecked(c, run);
-        if caught_in_ladder(&after, p, c, depth + 1) {
+        scratch.escapes.clear();
+        after.capturing_escapes(p, &mut scratch.escapes);
+        let caught = scratch.escapes.is_empty()
+            && after.atari_liberty(p).is_some_and(|run| {
+                !after.is_legal_no_suicide(c, run) || {
+                    after.place_unchecked(c, run);
+                    caught_in_ladder(&after, p, c, depth + 1, scratch)
+                }
+            });
+        scratch.boards.push(after);
+        if caught {
             return true;
         }
     }
@@ -112,10 +129,16 @@ fn caught_in_ladder(board: &Board, p: Point, c: Color, depth: u32) -> bool {
 }
 
 /// Extending `c`'s chain in atari at `p` only runs into a ladder.
-fn escape_fails(board: &Board, c: Color, p: Point) -> bool {
-    let mut after = board.clone();
+pub(super) fn escape_fails(board: &Board, c: Color, p: Point, scratch: &mut LadderScratch) -> bool {
+    let mut after = scratch
+        .boards
+        .pop()
+        .unwrap_or_else(|| Box::new(board.clone()));
+    (*after).clone_from(board);
     after.place_unchecked(c, p);
-    caught_in_ladder(&after, p, c, 0)
+    let caught = caught_in_ladder(&after, p, c, 0, scratch);
+    scratch.boards.push(after);
+    caught
 }
 
 /// The children of a node where `c` moves on `board`: every legal move that
@@ -131,6 +154,7 @@ pub fn children_with_priors(
 ) {
     out.clear();
     let big_board = board.size() >= 13;
+    let mut ladder = LadderScratch::default();
     for &e in board.empties() {
         let p = Point(e as usize);
         if board.is_eye_like(c, p) || !board.is_legal_no_suicide(c, p) || !allowed(p) {
@@ -152,7 +176,8 @@ pub fn children_with_priors(
         });
         let mut doomed = false;
         if saves && shape.liberties >= 2 {
-            if shape.captures == 0 && shape.liberties == 2 && escape_fails(board, c, p) {
+            if shape.captures == 0 && shape.liberties == 2 && escape_fails(board, c, p, &mut ladder)
+            {
                 doomed = true;
             } else {
                 win(k.escape);

@@ -4,7 +4,7 @@
 //! the result up, including the AMAF statistics of every sibling.
 
 use super::bench::PlayoutKind;
-use super::playout::{play_out, WHITE_MOVE};
+use super::playout::{play_out, PlayoutScratch, PlayoutStyle, WHITE_MOVE};
 use super::policy::{children_with_priors, Priors};
 use super::tree::{NewChild, NodeId, Tree, PASS};
 use crate::board::{Board, Color, Point};
@@ -281,6 +281,7 @@ pub struct Worker {
     children: Vec<NewChild>,
     ownership: Vec<i64>,
     pending: u32,
+    scratch: PlayoutScratch,
 }
 
 impl Worker {
@@ -296,6 +297,7 @@ impl Worker {
             children: Vec::with_capacity(len),
             ownership: vec![0; len],
             pending: 0,
+            scratch: PlayoutScratch::default(),
         }
     }
 
@@ -405,10 +407,13 @@ impl Worker {
                 &mut self.board,
                 color,
                 last,
-                params.kind,
-                true,
+                PlayoutStyle {
+                    kind: params.kind,
+                    mercy: true,
+                },
                 &mut self.rng,
                 &mut self.moves,
+                &mut self.scratch,
             );
             (r.black, r.white)
         };
