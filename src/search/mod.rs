@@ -171,7 +171,7 @@ impl Searcher {
         );
         uct::search(&shared, self.config.threads, self.seed_for(game, color));
         let playouts = shared.done.load(Ordering::Relaxed);
-        let snapshot = snapshot(&tree, &root, &shared.ownership, playouts);
+        let snapshot = snapshot(&tree, &root, &shared, playouts);
         let decision = self.decide(game, &tree, &root, &params, &snapshot);
         log::info!(
             "{} playouts in {:.2}s, {} nodes, best {:?}",
@@ -237,18 +237,13 @@ impl Searcher {
                 std::thread::sleep(Duration::from_millis(5).min(interval));
                 if Instant::now() >= next_report {
                     let playouts = shared.done.load(Ordering::Relaxed);
-                    report(&snapshot(&tree, &root, &shared.ownership, playouts));
+                    report(&snapshot(&tree, &root, shared, playouts));
                     next_report += interval;
                 }
             }
             shared.halt.store(true, Ordering::Relaxed);
         });
-        let last = snapshot(
-            &tree,
-            &root,
-            &shared.ownership,
-            shared.done.load(Ordering::Relaxed),
-        );
+        let last = snapshot(&tree, &root, &shared, shared.done.load(Ordering::Relaxed));
         self.kept = Some(Kept {
             tree,
             key: root_key(game, color),
@@ -541,12 +536,7 @@ fn follow(kept: &Kept, game: &Game, color: Color) -> Option<NodeId> {
 }
 
 /// What the tree says now, for analysis output and the final answer.
-fn snapshot(
-    tree: &Tree,
-    root: &Root,
-    ownership: &[std::sync::atomic::AtomicI64],
-    playouts: u64,
-) -> Snapshot {
+fn snapshot(tree: &Tree, root: &Root, shared: &uct::Shared, playouts: u64) -> Snapshot {
     let board = &root.board;
     let size = board.size();
     let mut candidates = Vec::new();
@@ -592,7 +582,9 @@ fn snapshot(
             .cmp(&a.visits)
             .then(b.winrate.total_cmp(&a.winrate))
     });
-    let scale = playouts.max(1) as f64;
+    // Workers add owners in batches: scale by what has been added so far.
+    let scale = shared.ownership_samples.load(Ordering::Acquire).max(1) as f64;
+    let ownership = &shared.ownership;
     let mut owned = Vec::with_capacity(size * size);
     for y in (0..size).rev() {
         for x in 0..size {

@@ -115,6 +115,8 @@ pub struct Shared<'a> {
     /// Per point index: playouts won by Black minus playouts won by White
     /// of that point's final owner.
     pub ownership: Vec<AtomicI64>,
+    /// Playouts whose owners have been added to `ownership`.
+    pub ownership_samples: AtomicU64,
 }
 
 impl<'a> Shared<'a> {
@@ -141,6 +143,7 @@ impl<'a> Shared<'a> {
             deadline,
             start: Instant::now(),
             ownership: (0..len).map(|_| AtomicI64::new(0)).collect(),
+            ownership_samples: AtomicU64::new(0),
         }
     }
 
@@ -269,6 +272,9 @@ fn select(tree: &Tree, parent: NodeId, params: &Params) -> Option<NodeId> {
     best
 }
 
+/// Playouts a worker sums up locally before adding to the shared ownership.
+const OWNERSHIP_FLUSH: u32 = 128;
+
 /// One worker's scratch space and generator.
 pub struct Worker {
     rng: rand::rngs::SmallRng,
@@ -311,11 +317,14 @@ impl Worker {
             self.playout(sh);
             let done = sh.done.fetch_add(1, Ordering::Relaxed) + 1;
             self.pending += 1;
-            if self.pending >= 16 {
+            // The shared ownership counts are written by every thread; a
+            // flush per few playouts would keep their cache lines moving
+            // between cores.
+            if self.pending >= OWNERSHIP_FLUSH {
                 self.flush_ownership(sh);
-                if sh.should_halt(done) {
-                    sh.halt.store(true, Ordering::Relaxed);
-                }
+            }
+            if done.is_multiple_of(16) && sh.should_halt(done) {
+                sh.halt.store(true, Ordering::Relaxed);
             }
         }
         self.flush_ownership(sh);
@@ -331,6 +340,8 @@ impl Worker {
                 *local = 0;
             }
         }
+        sh.ownership_samples
+            .fetch_add(u64::from(self.pending), Ordering::Release);
         self.pending = 0;
     }
 
