@@ -274,6 +274,9 @@ fn select(tree: &Tree, parent: NodeId, params: &Params) -> Option<NodeId> {
 
 /// Playouts a worker sums up locally before adding to the shared ownership.
 const OWNERSHIP_FLUSH: u32 = 128;
+/// Playouts a worker runs before adding them to the shared count (and the
+/// root's AMAF statistics) and checking whether to stop.
+const DONE_FLUSH: u64 = 16;
 
 /// One worker's scratch space and generator.
 pub struct Worker {
@@ -288,6 +291,9 @@ pub struct Worker {
     ownership: Vec<i64>,
     pending: u32,
     scratch: PlayoutScratch,
+    /// AMAF visits and half-point wins for the root's children, not yet
+    /// added to the tree.
+    root_rave: Vec<[u32; 2]>,
 }
 
 impl Worker {
@@ -304,30 +310,56 @@ impl Worker {
             ownership: vec![0; len],
             pending: 0,
             scratch: PlayoutScratch::default(),
+            root_rave: Vec::new(),
         }
     }
 
     /// Runs playouts until the budget, the deadline, the decision or `stop`.
+    ///
+    /// Counters every thread writes (playouts done, ownership, the AMAF
+    /// statistics of the root's children) are summed locally and added in
+    /// batches: written after every playout, their cache lines would keep
+    /// moving between cores, which is most of what two threads lose on a
+    /// small board.
     pub fn run(&mut self, sh: &Shared) {
+        let mut unreported = 0u64;
         while !sh.finished() {
             if sh.started.fetch_add(1, Ordering::Relaxed) >= sh.budget {
                 sh.halt.store(true, Ordering::Relaxed);
                 break;
             }
             self.playout(sh);
-            let done = sh.done.fetch_add(1, Ordering::Relaxed) + 1;
+            unreported += 1;
             self.pending += 1;
-            // The shared ownership counts are written by every thread; a
-            // flush per few playouts would keep their cache lines moving
-            // between cores.
             if self.pending >= OWNERSHIP_FLUSH {
                 self.flush_ownership(sh);
             }
-            if done.is_multiple_of(16) && sh.should_halt(done) {
-                sh.halt.store(true, Ordering::Relaxed);
+            if unreported == DONE_FLUSH {
+                self.flush_root_rave(sh);
+                let done = sh.done.fetch_add(unreported, Ordering::Relaxed) + unreported;
+                unreported = 0;
+                if sh.should_halt(done) {
+                    sh.halt.store(true, Ordering::Relaxed);
+                }
             }
         }
+        self.flush_root_rave(sh);
+        sh.done.fetch_add(unreported, Ordering::Relaxed);
         self.flush_ownership(sh);
+    }
+
+    fn flush_root_rave(&mut self, sh: &Shared) {
+        let Some((first, n)) = sh.tree.node(sh.tree.root()).children() else {
+            return;
+        };
+        for (k, counts) in self.root_rave.iter_mut().enumerate().take(n as usize) {
+            if counts[0] != 0 {
+                let child = sh.tree.node(first + k as NodeId);
+                child.rave_visits.fetch_add(counts[0], Ordering::Relaxed);
+                child.rave_wins.fetch_add(counts[1], Ordering::Relaxed);
+                *counts = [0, 0];
+            }
+        }
     }
 
     fn flush_ownership(&mut self, sh: &Shared) {
@@ -481,6 +513,19 @@ impl Worker {
             let c = color_at_depth(d);
             let want = stamp2 + (c == Color::White) as u32;
             let (result, _) = for_color(c);
+            if d == 0 {
+                // The root's children: summed here, added in batches.
+                self.root_rave
+                    .resize(self.root_rave.len().max(n as usize), [0, 0]);
+                for (k, id) in (first..first + n).enumerate() {
+                    let m = tree.node(id).mv() as usize;
+                    if m != PASS as usize && self.mark[m] == want {
+                        self.root_rave[k][0] += 1;
+                        self.root_rave[k][1] += result;
+                    }
+                }
+                continue;
+            }
             for id in first..first + n {
                 let child = tree.node(id);
                 let m = child.mv() as usize;
