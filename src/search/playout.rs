@@ -136,6 +136,13 @@ pub struct PlayoutScratch {
     ladder: LadderScratch,
 }
 
+impl PlayoutScratch {
+    /// The ladder reader's boards, for the priors of the same worker.
+    pub(super) fn ladder(&mut self) -> &mut LadderScratch {
+        &mut self.ladder
+    }
+}
+
 /// Recorded moves carry their colour in the top bit.
 pub const WHITE_MOVE: u16 = 1 << 15;
 

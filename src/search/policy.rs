@@ -79,6 +79,23 @@ pub struct LadderScratch {
     escapes: Vec<Point>,
 }
 
+impl LadderScratch {
+    /// A scratch copy of `board`, to hand back with `give_back`.
+    fn copy_of(&mut self, board: &Board) -> Box<Board> {
+        match self.boards.pop() {
+            Some(mut b) => {
+                Board::clone_from(&mut b, board);
+                b
+            }
+            None => Box::new(board.clone()),
+        }
+    }
+
+    fn give_back(&mut self, b: Box<Board>) {
+        self.boards.push(b);
+    }
+}
+
 /// Whether the chain through `p` (colour `c`), which has two liberties,
 /// is caught in a ladder: the attacker keeps putting it in atari, it keeps
 /// extending, and it never gains a third liberty or a capture.
@@ -105,11 +122,7 @@ fn caught_in_ladder(
         {
             continue;
         }
-        let mut after = scratch
-            .boards
-            .pop()
-            .unwrap_or_else(|| Box::new(board.clone()));
-        (*after).clone_from(board);
+        let mut after = scratch.copy_of(board);
         after.place_unchecked(attacker, a);
         scratch.escapes.clear();
         after.capturing_escapes(p, &mut scratch.escapes);
@@ -120,7 +133,7 @@ fn caught_in_ladder(
                     caught_in_ladder(&after, p, c, depth + 1, scratch)
                 }
             });
-        scratch.boards.push(after);
+        scratch.give_back(after);
         if caught {
             return true;
         }
@@ -130,14 +143,10 @@ fn caught_in_ladder(
 
 /// Extending `c`'s chain in atari at `p` only runs into a ladder.
 pub(super) fn escape_fails(board: &Board, c: Color, p: Point, scratch: &mut LadderScratch) -> bool {
-    let mut after = scratch
-        .boards
-        .pop()
-        .unwrap_or_else(|| Box::new(board.clone()));
-    (*after).clone_from(board);
+    let mut after = scratch.copy_of(board);
     after.place_unchecked(c, p);
     let caught = caught_in_ladder(&after, p, c, 0, scratch);
-    scratch.boards.push(after);
+    scratch.give_back(after);
     caught
 }
 
@@ -151,10 +160,10 @@ pub fn children_with_priors(
     k: &Priors,
     allowed: impl Fn(Point) -> bool,
     out: &mut Vec<NewChild>,
+    ladder: &mut LadderScratch,
 ) {
     out.clear();
     let big_board = board.size() >= 13;
-    let mut ladder = LadderScratch::default();
     for &e in board.empties() {
         let p = Point(e as usize);
         if board.is_eye_like(c, p) || !board.is_legal_no_suicide(c, p) || !allowed(p) {
@@ -176,8 +185,7 @@ pub fn children_with_priors(
         });
         let mut doomed = false;
         if saves && shape.liberties >= 2 {
-            if shape.captures == 0 && shape.liberties == 2 && escape_fails(board, c, p, &mut ladder)
-            {
+            if shape.captures == 0 && shape.liberties == 2 && escape_fails(board, c, p, ladder) {
                 doomed = true;
             } else {
                 win(k.escape);
@@ -224,7 +232,16 @@ mod tests {
         let b = Board::from_ascii(diagram).unwrap();
         let p = parse_vertex(v, b.size()).unwrap().unwrap();
         let mut out = Vec::new();
-        children_with_priors(&b, c, None, &Priors::for_size(9), |_| true, &mut out);
+        let mut ladder = LadderScratch::default();
+        children_with_priors(
+            &b,
+            c,
+            None,
+            &Priors::for_size(9),
+            |_| true,
+            &mut out,
+            &mut ladder,
+        );
         let child = out.iter().find(|ch| ch.mv as usize == p.0).unwrap();
         child.prior_wins as f64 / (2.0 * child.prior_visits as f64)
     }

@@ -5,7 +5,7 @@
 
 use super::bench::PlayoutKind;
 use super::playout::{play_out, PlayoutScratch, PlayoutStyle, WHITE_MOVE};
-use super::policy::{children_with_priors, Priors};
+use super::policy::{children_with_priors, LadderScratch, Priors};
 use super::tree::{NewChild, NodeId, Tree, PASS};
 use crate::board::{Board, Color, Point};
 use crate::game::Game;
@@ -408,6 +408,7 @@ impl Worker {
                     &params.priors,
                     |_| true,
                     &mut self.children,
+                    self.scratch.ladder(),
                 );
                 if !tree.expand(node, &self.children) {
                     break;
@@ -588,6 +589,7 @@ pub fn prepare_root(tree: &Tree, root: &Root, game: &Game, params: &Params) {
             &params.priors,
             legal,
             &mut children,
+            &mut LadderScratch::default(),
         );
         tree.expand(tree.root(), &children);
     }
