@@ -131,12 +131,7 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn at(b: &Board, v: &str) -> Point {
-        super::super::coord::parse_vertex(v, b.size())
-            .unwrap()
-            .unwrap()
-    }
+    use crate::board::test_point as at;
 
     #[test]
     fn two_real_eyes_are_pass_alive() {

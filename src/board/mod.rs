@@ -1001,13 +1001,18 @@ impl Board {
     }
 }
 
+/// The point named `v` (e.g. "C3") on `b`: for unit tests' diagrams.
+#[cfg(test)]
+pub(crate) fn test_point(b: &Board, v: &str) -> Point {
+    coord::parse_vertex(v, b.size())
+        .expect("test vertex")
+        .expect("test vertex is not a pass")
+}
+
 #[cfg(test)]
 mod tests {
+    use super::test_point as at;
     use super::*;
-
-    fn at(b: &Board, v: &str) -> Point {
-        coord::parse_vertex(v, b.size()).unwrap().unwrap()
-    }
 
     #[test]
     fn capture_in_the_corner() {

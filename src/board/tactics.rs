@@ -159,12 +159,7 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn at(b: &Board, v: &str) -> Point {
-        super::super::coord::parse_vertex(v, b.size())
-            .unwrap()
-            .unwrap()
-    }
+    use crate::board::test_point as at;
 
     #[test]
     fn self_atari_is_told_from_a_safe_move_and_a_capture() {

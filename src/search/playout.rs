@@ -311,6 +311,7 @@ fn random_sensible_move(board: &Board, c: Color, rng: &mut impl RngCore) -> Opti
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::test_point as at;
     use rand::SeedableRng;
 
     #[test]
@@ -378,12 +379,6 @@ mod tests {
                 }
             }
         }
-    }
-
-    fn at(b: &Board, v: &str) -> Point {
-        crate::board::coord::parse_vertex(v, b.size())
-            .unwrap()
-            .unwrap()
     }
 
     /// How often the heavy policy answers `last` with `expected`, out of 200.
