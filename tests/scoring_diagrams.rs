@@ -35,21 +35,22 @@ fn score_under(g: &Game, j: &Judgement, rules: &str) -> String {
     score_game(&g, &j.dead, &j.seki).to_string()
 }
 
+/// Black holds the four left columns, White the rest; a lone black stone
+/// stands inside White's area at G7.
+const WHITE_AREA_WITH_A_DEAD_STONE: &str = "
+    . . . X O . . . .
+    . . . X O . . . .
+    . . . X O . X . .
+    . . . X O . . . .
+    . . . X O . . . .
+    . . . X O . . . .
+    . . . X O . . . .
+    . . . X O . . . .
+    . . . X O . . . .";
+
 #[test]
 fn dead_stone_inside_territory_is_removed() {
-    let g = game(
-        "
-        . . . X O . . . .
-        . . . X O . . . .
-        . . . X O . X . .
-        . . . X O . . . .
-        . . . X O . . . .
-        . . . X O . . . .
-        . . . X O . . . .
-        . . . X O . . . .
-        . . . X O . . . .",
-        "chinese",
-    );
+    let g = game(WHITE_AREA_WITH_A_DEAD_STONE, "chinese");
     let j = judge(&g, &config());
     assert!(dead_at(&j, &g, "G7"));
     assert_eq!(j.dead.count(), 1);
@@ -244,19 +245,7 @@ fn handicap_compensation_under_chinese_and_aga() {
 
 #[test]
 fn cleanup_fills_liberties_of_dead_stones_until_none_remain() {
-    let mut g = game(
-        "
-        . . . X O . . . .
-        . . . X O . . . .
-        . . . X O . X . .
-        . . . X O . . . .
-        . . . X O . . . .
-        . . . X O . . . .
-        . . . X O . . . .
-        . . . X O . . . .
-        . . . X O . . . .",
-        "tromp-taylor",
-    );
+    let mut g = game(WHITE_AREA_WITH_A_DEAD_STONE, "tromp-taylor");
     let j = judge(&g, &config());
     assert_eq!(cleanup_move(&g, Color::Black, &j), None);
     for _ in 0..4 {
