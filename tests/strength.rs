@@ -8,9 +8,11 @@
 //! ```
 //!
 //! Other knobs: `ISHI_LEVEL` (GNU Go level, 10), `ISHI_PLAYOUT` (heavy or
-//! light), `ISHI_SEED`, `ISHI_MINUTES` (start no new game after this long). Colours alternate, ishi taking Black in the first
-//! game. A game ends on a resignation or after two passes, when GNU Go's
-//! `final_score` referees. Each result is printed as it comes, then the win
+//! light), `ISHI_SEED`, `ISHI_MINUTES` (start no new game after this
+//! long), `ISHI_PARALLEL` (games played side by side, 1; with
+//! `ISHI_THREADS=1` this keeps both cores busy while GNU Go thinks).
+//! Colours alternate, ishi taking Black in the first game. A game ends on a
+//! resignation or after two passes, when GNU Go's `final_score` referees. Each result is printed as it comes, then the win
 //! rate with a 95% Wilson interval.
 
 mod common;
@@ -18,6 +20,8 @@ mod common;
 use common::{play_game, wilson, MatchConfig};
 use ishi::board::Color;
 use ishi::search::PlayoutKind;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 fn env<T: std::str::FromStr>(name: &str, default: T) -> T {
     std::env::var(name)
@@ -47,14 +51,15 @@ fn match_against_gnugo() {
         cfg.level, cfg.size, cfg.size, cfg.komi, cfg.playouts, cfg.threads, cfg.playout
     );
     let minutes: f64 = env("ISHI_MINUTES", f64::INFINITY);
+    let parallel: usize = env("ISHI_PARALLEL", 1).max(1);
     let start = std::time::Instant::now();
-    let (mut wins, mut played) = (0, 0);
-    for g in 0..games {
-        if start.elapsed().as_secs_f64() > 60.0 * minutes {
-            println!("time is up after {played} games");
-            break;
-        }
-        let ishi = if g % 2 == 0 {
+    let next_game = AtomicUsize::new(0);
+    // (wins, played)
+    let tally = Mutex::new((0usize, 0usize));
+    // Each game's seed and colours follow from its number alone, so a game
+    // plays the same whether the games run one by one or side by side.
+    let play = |g: usize| {
+        let ishi = if g.is_multiple_of(2) {
             Color::Black
         } else {
             Color::White
@@ -63,10 +68,12 @@ fn match_against_gnugo() {
             seed: cfg.seed.wrapping_add(g as u64),
             ..cfg
         };
-        match play_game(&cfg, ishi) {
+        let outcome = play_game(&cfg, ishi);
+        let mut tally = tally.lock().unwrap_or_else(|e| e.into_inner());
+        match outcome {
             Ok(record) => {
-                played += 1;
-                wins += record.ishi_won() as usize;
+                tally.1 += 1;
+                tally.0 += record.ishi_won() as usize;
                 println!(
                     "game {:3}: ishi {:?} {} in {} moves -> {}",
                     g + 1,
@@ -78,6 +85,24 @@ fn match_against_gnugo() {
             }
             Err(e) => println!("game {:3}: aborted: {e}", g + 1),
         }
+    };
+    std::thread::scope(|s| {
+        for _ in 0..parallel {
+            s.spawn(|| loop {
+                if start.elapsed().as_secs_f64() > 60.0 * minutes {
+                    break;
+                }
+                let g = next_game.fetch_add(1, Ordering::Relaxed);
+                if g >= games {
+                    break;
+                }
+                play(g);
+            });
+        }
+    });
+    let (wins, played) = *tally.lock().unwrap_or_else(|e| e.into_inner());
+    if next_game.load(Ordering::Relaxed) < games {
+        println!("time is up after {played} games");
     }
     let (lo, hi) = wilson(wins, played);
     println!(
