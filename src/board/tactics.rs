@@ -131,6 +131,33 @@ impl Board {
         }
     }
 
+    /// The two liberties of the chain through `p`, when it has exactly two
+    /// (the chains a single move puts in atari). Stops walking the chain at
+    /// a third liberty, so long healthy chains cost little.
+    pub fn two_liberties(&self, p: Point) -> Option<[Point; 2]> {
+        self.color_at(p)?;
+        let mut libs = [usize::MAX; 2];
+        let mut found = 0;
+        let start = p.0;
+        let mut s = start;
+        loop {
+            for q in self.neighbours(Point(s)) {
+                if self.cells[q] == EMPTY && libs[0] != q && libs[1] != q {
+                    if found == 2 {
+                        return None;
+                    }
+                    libs[found] = q;
+                    found += 1;
+                }
+            }
+            s = self.next[s] as usize;
+            if s == start {
+                break;
+            }
+        }
+        (found == 2).then(|| [Point(libs[0]), Point(libs[1])])
+    }
+
     /// The eight cells around `p`, two bits each (empty 0, black 1, white
     /// 2, off board 3), in the order top-left, top, top-right, left, right,
     /// bottom-left, bottom, bottom-right (top = higher row).
@@ -213,6 +240,31 @@ mod tests {
         let mut out = Vec::new();
         b.capturing_escapes(at(&b, "C2"), &mut out);
         assert_eq!(out, vec![at(&b, "B1")]);
+    }
+
+    #[test]
+    fn two_liberties_are_found_only_when_there_are_exactly_two() {
+        let b = Board::from_ascii(
+            "
+            . . . . .
+            . . . . .
+            O . . . .
+            X X O . .
+            . O . . .",
+        )
+        .unwrap();
+        let sorted = |v: &str| {
+            b.two_liberties(at(&b, v)).map(|mut l| {
+                l.sort_by_key(|p| p.0);
+                l
+            })
+        };
+        assert_eq!(sorted("A2"), Some([at(&b, "A1"), at(&b, "B3")]));
+        assert_eq!(sorted("B1"), Some([at(&b, "A1"), at(&b, "C1")]));
+        let lone = Board::from_ascii(". O\n. X").unwrap();
+        assert_eq!(lone.two_liberties(at(&lone, "B1")), None, "one liberty");
+        assert_eq!(b.two_liberties(at(&b, "C2")), None, "three liberties");
+        assert_eq!(b.two_liberties(at(&b, "E5")), None, "an empty point");
     }
 
     #[test]

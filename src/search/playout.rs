@@ -2,7 +2,7 @@
 
 use super::bench::PlayoutKind;
 use super::patterns::is_good_shape;
-use super::policy::{escape_fails, LadderScratch};
+use super::policy::{atari_catches, escape_fails, LadderScratch};
 use crate::board::{Board, Color, Point};
 use rand::RngCore;
 
@@ -155,6 +155,7 @@ pub fn encode_move(c: Color, p: Point) -> u16 {
 /// little randomness keeps the playouts from being blind to the stages'
 /// mistakes (MoGo and Pachi do the same).
 const ATARI_RATE: usize = 95;
+const LOW_LIBERTY_RATE: usize = 90;
 const SHAPE_RATE: usize = 90;
 
 /// Which policy a playout follows, and whether it may stop early.
@@ -253,6 +254,11 @@ fn heavy_move(
             return Some(candidates[below(rng, candidates.len())]);
         }
         candidates.clear();
+        low_liberty_moves(board, c, l, candidates, ladder);
+        if !candidates.is_empty() && below(rng, 100) < LOW_LIBERTY_RATE {
+            return Some(candidates[below(rng, candidates.len())]);
+        }
+        candidates.clear();
         for q in board.neighbours(l).into_iter().chain(board.diagonals(l)) {
             let q = Point(q);
             if board.is_empty_at(q)
@@ -269,6 +275,44 @@ fn heavy_move(
         }
     }
     random_sensible_move(board, c, rng)
+}
+
+/// The fight for liberties around the opponent's last stone `l`: an atari
+/// on its chain when that has two liberties and cannot get away; for own
+/// chains next to it left with two liberties, a capture that frees them or
+/// an extension to three liberties.
+fn low_liberty_moves(
+    board: &Board,
+    c: Color,
+    l: Point,
+    out: &mut Vec<Point>,
+    ladder: &mut LadderScratch,
+) {
+    if let Some([a, b]) = board.two_liberties(l) {
+        for (x, y) in [(a, b), (b, a)] {
+            if board.is_legal_no_suicide(c, x) && atari_catches(board, c, l, x, y, ladder) {
+                out.push(x);
+            }
+        }
+    }
+    for q in board.neighbours(l) {
+        let q = Point(q);
+        if board.color_at(q) != Some(c) {
+            continue;
+        }
+        if let Some(libs) = board.two_liberties(q) {
+            board.capturing_escapes(q, out);
+            for z in libs {
+                if !out.contains(&z)
+                    && board.is_legal_no_suicide(c, z)
+                    && board.move_shape(c, z, 3).liberties >= 3
+                {
+                    out.push(z);
+                }
+            }
+        }
+    }
+    out.retain(|&p| board.is_legal_no_suicide(c, p));
 }
 
 /// Extending at `lib` saves the chain: three liberties, or two that do not
@@ -314,6 +358,17 @@ mod tests {
     use crate::board::test_point as at;
     use rand::SeedableRng;
 
+    /// The side whose pass ended a playout that Black began. It is the one
+    /// to check for moves left: the first pass lifted any ko ban, so the
+    /// first passer may have a ko capture again that the second saw too.
+    fn final_passer(r: &PlayoutResult) -> Color {
+        if r.moves.is_multiple_of(2) {
+            Color::Black
+        } else {
+            Color::White
+        }
+    }
+
     #[test]
     fn playouts_end_with_a_full_consistent_board() {
         let mut rng = rand::rngs::SmallRng::seed_from_u64(7);
@@ -328,13 +383,9 @@ mod tests {
                 if r.moves as usize >= 3 * size * size {
                     continue;
                 }
+                let last = final_passer(&r);
                 for &e in b.empties() {
                     let p = Point(e as usize);
-                    let last = if r.moves % 2 == 0 {
-                        Color::White
-                    } else {
-                        Color::Black
-                    };
                     assert!(
                         b.is_eye_like(last, p) || !b.is_legal_no_suicide(last, p),
                         "size {size}: {p:?} playable for {last:?}\n{}",
@@ -361,11 +412,7 @@ mod tests {
                 if r.moves as usize >= 3 * size * size {
                     continue;
                 }
-                let last = if r.moves % 2 == 0 {
-                    Color::White
-                } else {
-                    Color::Black
-                };
+                let last = final_passer(&r);
                 for &e in b.empties() {
                     let p = Point(e as usize);
                     let shape = b.move_shape(last, p, 2);
@@ -441,6 +488,41 @@ mod tests {
             . . O . . . . . .
             . . . . . . . . .";
         assert!(answers(open, Color::Black, "D3", "C4") > 150);
+    }
+
+    #[test]
+    fn heavy_policy_ataris_a_chain_that_cannot_get_away() {
+        // White D4 has two liberties, D3 and E4; with Black on E3 either
+        // atari starts a ladder White loses. Without E3 White escapes, and
+        // the ataris are no better than other shape moves.
+        let net = "
+            . . . . . . .
+            . . . . . . .
+            . . . X . . .
+            . . X O . . .
+            . . . . X . .
+            . . . . . . .
+            . . . . . . .";
+        let caught =
+            answers(net, Color::Black, "D4", "D3") + answers(net, Color::Black, "D4", "E4");
+        assert!(caught > 150, "{caught}");
+    }
+
+    #[test]
+    fn heavy_policy_extends_a_chain_the_last_move_left_with_two_liberties() {
+        // White D2 took the black pair down to D4 and E3; both extensions
+        // give three liberties or more.
+        let diagram = "
+            . . . . . . .
+            . . . . . . .
+            . . . . . . .
+            . . O . . . .
+            . O X X . . .
+            . . O O . . .
+            . . . . . . .";
+        let saved =
+            answers(diagram, Color::Black, "D2", "D4") + answers(diagram, Color::Black, "D2", "E3");
+        assert!(saved > 150, "{saved}");
     }
 
     #[test]

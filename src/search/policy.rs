@@ -150,6 +150,62 @@ pub(super) fn escape_fails(board: &Board, c: Color, p: Point, scratch: &mut Ladd
     caught
 }
 
+/// `c` playing at `x` puts the opposing chain through `target`, whose two
+/// liberties are `x` and `y`, in atari it cannot get out of: no capture
+/// frees it, and extending at `y` leaves at most two liberties, which then
+/// lead into a ladder. Cheap tests first; a scratch board only for the
+/// ladder.
+pub(super) fn atari_catches(
+    board: &Board,
+    c: Color,
+    target: Point,
+    x: Point,
+    y: Point,
+    scratch: &mut LadderScratch,
+) -> bool {
+    let prey = c.opponent();
+    if board.move_shape(c, x, 2).is_self_atari() {
+        return false;
+    }
+    scratch.escapes.clear();
+    board.capturing_escapes(target, &mut scratch.escapes);
+    if !scratch.escapes.is_empty() {
+        return false;
+    }
+    if !board.is_legal_no_suicide(prey, y) {
+        return true;
+    }
+    let run = board.move_shape(prey, y, 4);
+    if run.captures > 0 {
+        return false;
+    }
+    // `x` counts among the run's liberties now; after the atari it is gone.
+    match run.liberties.saturating_sub(1) {
+        0 | 1 => true,
+        2 => {
+            let mut after = scratch.copy_of(board);
+            after.place_unchecked(c, x);
+            let caught = escape_fails(&after, prey, y, scratch);
+            scratch.give_back(after);
+            caught
+        }
+        _ => false,
+    }
+}
+
+/// `c` at `p` ataris a neighbouring chain that cannot get away: as good as
+/// capturing it.
+fn catches_a_neighbour(board: &Board, c: Color, p: Point, ladder: &mut LadderScratch) -> bool {
+    board.neighbours(p).into_iter().any(|q| {
+        let q = Point(q);
+        board.color_at(q) == Some(c.opponent())
+            && board.two_liberties(q).is_some_and(|[a, b]| {
+                let y = if a == p { b } else { a };
+                atari_catches(board, c, q, p, y, ladder)
+            })
+    })
+}
+
 /// The children of a node where `c` moves on `board`: every legal move that
 /// does not fill an own eye and that `allowed` accepts, then pass, each with
 /// its prior.
@@ -176,7 +232,7 @@ pub fn children_with_priors(
             w += 2 * amount as u32;
         };
         let shape = board.move_shape(c, p, 3);
-        if shape.captures > 0 {
+        if shape.captures > 0 || catches_a_neighbour(board, c, p, ladder) {
             win(k.capture);
         }
         let saves = board.neighbours(p).into_iter().any(|q| {
@@ -274,6 +330,60 @@ mod tests {
             value_of(lone, Color::White, "A3") < 0.4,
             "lone stone into atari"
         );
+    }
+
+    /// White D4 has two liberties, D3 and E4. With Black on E3 either
+    /// atari catches it (a ladder follows on this empty board); without
+    /// E3, White escapes from both.
+    const NET: &str = "
+        . . . . . . .
+        . . . . . . .
+        . . . X . . .
+        . . X O . . .
+        . . . . X . .
+        . . . . . . .
+        . . . . . . .";
+    const OPEN: &str = "
+        . . . . . . .
+        . . . . . . .
+        . . . X . . .
+        . . X O . . .
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .";
+
+    #[test]
+    fn an_atari_catches_only_a_chain_that_cannot_get_away() {
+        let mut ladder = LadderScratch::default();
+        let catches = |diagram: &str, x: &str, y: &str, ladder: &mut LadderScratch| {
+            let b = Board::from_ascii(diagram).unwrap();
+            let at = |v| crate::board::test_point(&b, v);
+            atari_catches(&b, Color::Black, at("D4"), at(x), at(y), ladder)
+        };
+        assert!(catches(NET, "E4", "D3", &mut ladder));
+        assert!(catches(NET, "D3", "E4", &mut ladder));
+        assert!(!catches(OPEN, "E4", "D3", &mut ladder));
+        assert!(!catches(OPEN, "D3", "E4", &mut ladder));
+        // A white stone on C2 breaks the ladder after E4, D3.
+        let broken = "
+            . . . . . . .
+            . . . . . . .
+            . . . X . . .
+            . . X O . . .
+            . . . . X . .
+            . . O . . . .
+            . . . . . . .";
+        assert!(!catches(broken, "E4", "D3", &mut ladder));
+    }
+
+    #[test]
+    fn an_atari_that_catches_looks_as_good_as_a_capture() {
+        let (net, open) = (
+            value_of(NET, Color::Black, "E4"),
+            value_of(OPEN, Color::Black, "E4"),
+        );
+        // The same move with the same shape, differing only in what it catches.
+        assert!(net > open + 0.1, "net {net}, open {open}");
     }
 
     #[test]
