@@ -98,54 +98,80 @@ impl LadderScratch {
 
 /// Whether the chain through `p` (colour `c`), which has two liberties,
 /// is caught in a ladder: the attacker keeps putting it in atari, it keeps
-/// extending, and it never gains a third liberty or a capture.
+/// extending, and it never gains a third liberty or a capture. `board` is
+/// a scratch board the reader plays the ladder out on: a forced line needs
+/// no copies, only a choice between two ataris does.
 fn caught_in_ladder(
-    board: &Board,
+    board: &mut Board,
     p: Point,
     c: Color,
     depth: u32,
     scratch: &mut LadderScratch,
 ) -> bool {
-    let liberties = board.chain_liberties(p);
-    match liberties.count() {
-        0 | 1 => return true,
-        2 => {}
-        _ => return false,
-    }
+    let Some([first, second]) = board.two_liberties(p) else {
+        return board.in_atari(p);
+    };
     if depth > 40 {
         return false;
     }
     let attacker = c.opponent();
-    for a in liberties.iter().map(Point) {
-        if !board.is_legal_no_suicide(attacker, a)
-            || board.move_shape(attacker, a, 2).is_self_atari()
-        {
-            continue;
+    let viable = |a: Point, run: Point| {
+        // Where the run would reach three liberties after the atari at `a`,
+        // the atari fails; telling so needs no scratch board.
+        let shape = board.move_shape(c, run, 4);
+        !(shape.captures == 0 && shape.liberties >= 4)
+            && board.is_legal_no_suicide(attacker, a)
+            && !board.move_shape(attacker, a, 2).is_self_atari()
+    };
+    let ataris = [(first, second), (second, first)];
+    let [one, other] = ataris.map(|(a, run)| viable(a, run).then_some(a));
+    let chosen = match (one, other) {
+        (Some(a), Some(b)) => {
+            let mut copy = scratch.copy_of(board);
+            let caught = atari_then_run(&mut copy, p, c, a, depth, scratch);
+            scratch.give_back(copy);
+            if caught {
+                return true;
+            }
+            b
         }
-        let mut after = scratch.copy_of(board);
-        after.place_unchecked(attacker, a);
-        scratch.escapes.clear();
-        after.capturing_escapes(p, &mut scratch.escapes);
-        let caught = scratch.escapes.is_empty()
-            && after.atari_liberty(p).is_some_and(|run| {
-                !after.is_legal_no_suicide(c, run) || {
-                    after.place_unchecked(c, run);
-                    caught_in_ladder(&after, p, c, depth + 1, scratch)
-                }
-            });
-        scratch.give_back(after);
-        if caught {
-            return true;
-        }
-    }
-    false
+        (Some(a), None) | (None, Some(a)) => a,
+        (None, None) => return false,
+    };
+    atari_then_run(board, p, c, chosen, depth, scratch)
 }
 
-/// Extending `c`'s chain in atari at `p` only runs into a ladder.
+/// One ladder step on the scratch `board`: the attacker ataris at `a`, the
+/// chain through `p` runs unless a capture frees it; then the reading goes on.
+fn atari_then_run(
+    board: &mut Board,
+    p: Point,
+    c: Color,
+    a: Point,
+    depth: u32,
+    scratch: &mut LadderScratch,
+) -> bool {
+    board.place_unchecked(c.opponent(), a);
+    scratch.escapes.clear();
+    board.capturing_escapes(p, &mut scratch.escapes);
+    if !scratch.escapes.is_empty() {
+        return false;
+    }
+    let Some(run) = board.atari_liberty(p) else {
+        return false;
+    };
+    if !board.is_legal_no_suicide(c, run) {
+        return true;
+    }
+    board.place_unchecked(c, run);
+    caught_in_ladder(board, p, c, depth + 1, scratch)
+}
+
+/// `c` extending its chain in atari at `p` only runs into a ladder.
 pub(super) fn escape_fails(board: &Board, c: Color, p: Point, scratch: &mut LadderScratch) -> bool {
     let mut after = scratch.copy_of(board);
     after.place_unchecked(c, p);
-    let caught = caught_in_ladder(&after, p, c, 0, scratch);
+    let caught = caught_in_ladder(&mut after, p, c, 0, scratch);
     scratch.give_back(after);
     caught
 }
@@ -164,6 +190,17 @@ pub(super) fn atari_catches(
     scratch: &mut LadderScratch,
 ) -> bool {
     let prey = c.opponent();
+    // Liberties after the atari and the run; `x` counts among the run's
+    // liberties now, and the atari takes it.
+    let run_liberties = if board.is_legal_no_suicide(prey, y) {
+        let run = board.move_shape(prey, y, 4);
+        if run.captures > 0 || run.liberties >= 4 {
+            return false;
+        }
+        run.liberties.saturating_sub(1)
+    } else {
+        0
+    };
     if board.move_shape(c, x, 2).is_self_atari() {
         return false;
     }
@@ -172,20 +209,13 @@ pub(super) fn atari_catches(
     if !scratch.escapes.is_empty() {
         return false;
     }
-    if !board.is_legal_no_suicide(prey, y) {
-        return true;
-    }
-    let run = board.move_shape(prey, y, 4);
-    if run.captures > 0 {
-        return false;
-    }
-    // `x` counts among the run's liberties now; after the atari it is gone.
-    match run.liberties.saturating_sub(1) {
+    match run_liberties {
         0 | 1 => true,
         2 => {
             let mut after = scratch.copy_of(board);
             after.place_unchecked(c, x);
-            let caught = escape_fails(&after, prey, y, scratch);
+            after.place_unchecked(prey, y);
+            let caught = caught_in_ladder(&mut after, target, prey, 0, scratch);
             scratch.give_back(after);
             caught
         }
