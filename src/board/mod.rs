@@ -144,10 +144,13 @@ fn nbr_unit(c: Color) -> u16 {
 /// so no chain has it, and its chain fields are scratch space that absorb
 /// updates meant for "the chain of a neighbour" when there is none.
 const NO_CHAIN: usize = 0;
-/// Written to the scratch liberty word before use, so that its count never
-/// reads as a chain without liberties: the count field sits in the low bits,
-/// where the borrows of the other fields' subtractions do not reach.
-const NO_CHAIN_LIBERTIES: u64 = 0x800;
+/// Written to the scratch liberty word after every use, so that between
+/// changes it reads as a chain with many liberties, not in atari (a sum of
+/// squares that is no square of the sum), and the legality test need not
+/// tell border neighbours from stones. While the scratch absorbs updates its
+/// count still never reads as 0: the count field sits in the low bits, where
+/// the borrows of the other fields' subtractions do not reach.
+const NO_CHAIN_LIBERTIES: u64 = 0x800 | 1 << LIB_SQ_SHIFT;
 
 /// A chain's pseudo-liberties packed in one word, so that adding or removing
 /// one, or merging two chains, is a single addition: the count in bits
@@ -328,6 +331,8 @@ impl Board {
         let mut empty_count = 0;
         let mut empty_pos = PointArray::filled(u16::MAX);
         let mut nbr = PointArray::filled(0);
+        let mut libs = PointArray::filled(0);
+        libs[NO_CHAIN] = NO_CHAIN_LIBERTIES;
         for y in 0..size {
             for x in 0..size {
                 let p = (y + 1) * stride + x + 1;
@@ -348,7 +353,7 @@ impl Board {
             head: PointArray::filled(0),
             next: PointArray::filled(0),
             chain_len: PointArray::filled(0),
-            libs: PointArray::filled(0),
+            libs,
             nbr,
             empties,
             empty_count,
@@ -570,11 +575,10 @@ impl Board {
             return true;
         }
         let own = c.cell();
+        // A border neighbour is neither own nor in atari (see
+        // [`NO_CHAIN_LIBERTIES`]), so it makes no move legal.
         for q in self.neighbours(p) {
             let v = self.cells[q];
-            if v == BORDER {
-                continue;
-            }
             let in_atari = self.chain_in_atari(self.head[q] as usize);
             if (v == own) != in_atari {
                 return true;
@@ -683,11 +687,18 @@ impl Board {
         let neighbours = self.neighbours(p);
         let mut captured = 0;
         let mut last_captured = 0;
+        // Captures are rare: one branch asks whether there is any.
+        let mut capturing = false;
         for &q in &neighbours {
-            // Liberty count first: it is rarely zero, so this rarely branches.
-            if lib_count(self.libs[self.head[q] as usize]) == 0 && self.cells[q] == enemy {
-                last_captured = q;
-                captured += self.remove_chain(Point(q), c.opponent());
+            capturing |=
+                (lib_count(self.libs[self.head[q] as usize]) == 0) & (self.cells[q] == enemy);
+        }
+        if capturing {
+            for &q in &neighbours {
+                if lib_count(self.libs[self.head[q] as usize]) == 0 && self.cells[q] == enemy {
+                    last_captured = q;
+                    captured += self.remove_chain(Point(q), c.opponent());
+                }
             }
         }
         self.captures[c.index()] += captured;
@@ -715,7 +726,6 @@ impl Board {
         self.cells[i] = own;
         self.stones[c.index()].set(i);
         self.hash ^= zobrist::STONE[c.index()][i];
-        self.libs[NO_CHAIN] = NO_CHAIN_LIBERTIES;
         let delta = nbr_unit(c).wrapping_sub(NBR_EMPTY);
         let mut libs = 0u64;
         let neighbours = self.neighbours(Point(i));
@@ -768,6 +778,7 @@ impl Board {
             self.merge(mine, self.head[outside] as usize);
             mine = self.head[i] as usize;
         }
+        self.libs[NO_CHAIN] = NO_CHAIN_LIBERTIES;
     }
 
     /// Joins the smaller chain into the larger one.
@@ -826,6 +837,7 @@ impl Board {
                 break;
             }
         }
+        self.libs[NO_CHAIN] = NO_CHAIN_LIBERTIES;
         count
     }
 
@@ -1008,6 +1020,9 @@ impl Board {
     pub fn check_consistency(&self) -> Result<(), String> {
         if self.hash != self.recompute_hash() {
             return Err("hash differs from recomputation".into());
+        }
+        if self.chain_in_atari(NO_CHAIN) {
+            return Err("border and empty points read as a chain in atari".into());
         }
         let fresh = self.rebuilt(&self.stones);
         for p in self.points() {
