@@ -144,9 +144,58 @@ fn nbr_unit(c: Color) -> u16 {
 /// so no chain has it, and its chain fields are scratch space that absorb
 /// updates meant for "the chain of a neighbour" when there is none.
 const NO_CHAIN: usize = 0;
-/// Written to the scratch liberty count before use, so that it never reads
-/// as a chain without liberties.
-const NO_CHAIN_LIBERTIES: u16 = 0x4000;
+/// Written to the scratch liberty word after every use, so that between
+/// changes it reads as a chain with many liberties, not in atari (a sum of
+/// squares that is no square of the sum), and the legality test need not
+/// tell border neighbours from stones. While the scratch absorbs updates its
+/// count still never reads as 0: the count field sits in the low bits, where
+/// the borrows of the other fields' subtractions do not reach.
+const NO_CHAIN_LIBERTIES: u64 = 0x800 | 1 << LIB_SQ_SHIFT;
+
+/// A chain's pseudo-liberties packed in one word, so that adding or removing
+/// one, or merging two chains, is a single addition: the count in bits
+/// 0..12, the sum of the liberty indices in bits 12..32, the sum of their
+/// squares in bits 32..64. A chain has at most 1,200 pseudo-liberties (the
+/// edges of a 25×25 grid) at indices below 703, so the count stays below
+/// 2^12, the sum below 842,400 < 2^20 and the sum of squares below
+/// 591,364,800 < 2^32: no field ever carries into the next.
+const LIB_COUNT_BITS: u32 = 12;
+const LIB_SUM_BITS: u32 = 20;
+const LIB_COUNT_MASK: u64 = (1 << LIB_COUNT_BITS) - 1;
+const LIB_SUM_MASK: u64 = (1 << LIB_SUM_BITS) - 1;
+const LIB_SQ_SHIFT: u32 = LIB_COUNT_BITS + LIB_SUM_BITS;
+
+/// The packed word of the single pseudo-liberty `lib`, looked up: placing a
+/// stone needs five of them, and the table is cheaper than the arithmetic.
+#[inline]
+fn lib_unit(lib: usize) -> u64 {
+    LIB_UNITS[lib & POINT_MASK]
+}
+
+/// Index 0 is a border point, never a liberty, so its entry is 0: looking up
+/// "this point if it is empty, else 0" adds a liberty or nothing with an
+/// unconditional load, where a masked or conditional addition gets compiled
+/// into a branch that fails half the time.
+static LIB_UNITS: [u64; POINT_CAPACITY] = {
+    let mut units = [0; POINT_CAPACITY];
+    let mut lib = 1;
+    while lib < POINT_CAPACITY {
+        let l = lib as u64;
+        units[lib] = 1 | l << LIB_COUNT_BITS | (l * l) << LIB_SQ_SHIFT;
+        lib += 1;
+    }
+    units
+};
+
+#[inline]
+fn lib_count(libs: u64) -> u64 {
+    libs & LIB_COUNT_MASK
+}
+
+#[inline]
+fn lib_sum(libs: u64) -> u64 {
+    (libs >> LIB_COUNT_BITS) & LIB_SUM_MASK
+}
 
 type Cell = u8;
 const EMPTY: Cell = 0;
@@ -204,11 +253,9 @@ pub struct Board {
     /// Per chain head: number of stones.
     chain_len: PointArray<u16>,
     /// Per chain head: pseudo-liberties (stone–empty adjacencies) and the
-    /// sum and sum of squares of their point indices. The squares fit in
-    /// 32 bits: at most 2,500 adjacencies of indices below 703.
-    lib_count: PointArray<u16>,
-    lib_sum: PointArray<u32>,
-    lib_sum_sq: PointArray<u32>,
+    /// sum and sum of squares of their point indices, packed (see
+    /// [`lib_unit`]).
+    libs: PointArray<u64>,
     /// Per point: how many neighbours are black, white and empty, four bits
     /// each (see [`NBR_EMPTY`]), so that eye and liberty tests read one word.
     nbr: PointArray<u16>,
@@ -245,9 +292,7 @@ impl Clone for Board {
         self.head.copy_prefix(&o.head, len);
         self.next.copy_prefix(&o.next, len);
         self.chain_len.copy_prefix(&o.chain_len, len);
-        self.lib_count.copy_prefix(&o.lib_count, len);
-        self.lib_sum.copy_prefix(&o.lib_sum, len);
-        self.lib_sum_sq.copy_prefix(&o.lib_sum_sq, len);
+        self.libs.copy_prefix(&o.libs, len);
         self.empty_pos.copy_prefix(&o.empty_pos, len);
         self.nbr.copy_prefix(&o.nbr, len);
         self.empties.copy_prefix(&o.empties, o.empty_count);
@@ -286,6 +331,8 @@ impl Board {
         let mut empty_count = 0;
         let mut empty_pos = PointArray::filled(u16::MAX);
         let mut nbr = PointArray::filled(0);
+        let mut libs = PointArray::filled(0);
+        libs[NO_CHAIN] = NO_CHAIN_LIBERTIES;
         for y in 0..size {
             for x in 0..size {
                 let p = (y + 1) * stride + x + 1;
@@ -306,9 +353,7 @@ impl Board {
             head: PointArray::filled(0),
             next: PointArray::filled(0),
             chain_len: PointArray::filled(0),
-            lib_count: PointArray::filled(0),
-            lib_sum: PointArray::filled(0),
-            lib_sum_sq: PointArray::filled(0),
+            libs,
             nbr,
             empties,
             empty_count,
@@ -435,9 +480,9 @@ impl Board {
 
     #[inline]
     fn chain_in_atari(&self, h: usize) -> bool {
-        let n = self.lib_count[h] as u64;
-        let s = self.lib_sum[h] as u64;
-        n > 0 && n * self.lib_sum_sq[h] as u64 == s * s
+        let libs = self.libs[h];
+        let (n, s) = (lib_count(libs), lib_sum(libs));
+        n > 0 && n * (libs >> LIB_SQ_SHIFT) == s * s
     }
 
     /// The single liberty of a chain in atari.
@@ -445,7 +490,8 @@ impl Board {
     pub fn atari_liberty(&self, p: Point) -> Option<Point> {
         let h = self.head[p.0] as usize;
         if self.chain_in_atari(h) {
-            Some(Point(self.lib_sum[h] as usize / self.lib_count[h] as usize))
+            let libs = self.libs[h];
+            Some(Point((lib_sum(libs) / lib_count(libs)) as usize))
         } else {
             None
         }
@@ -529,11 +575,10 @@ impl Board {
             return true;
         }
         let own = c.cell();
+        // A border neighbour is neither own nor in atari (see
+        // [`NO_CHAIN_LIBERTIES`]), so it makes no move legal.
         for q in self.neighbours(p) {
             let v = self.cells[q];
-            if v == BORDER {
-                continue;
-            }
             let in_atari = self.chain_in_atari(self.head[q] as usize);
             if (v == own) != in_atari {
                 return true;
@@ -642,16 +687,23 @@ impl Board {
         let neighbours = self.neighbours(p);
         let mut captured = 0;
         let mut last_captured = 0;
+        // Captures are rare: one branch asks whether there is any.
+        let mut capturing = false;
         for &q in &neighbours {
-            // Liberty count first: it is rarely zero, so this rarely branches.
-            if self.lib_count[self.head[q] as usize] == 0 && self.cells[q] == enemy {
-                last_captured = q;
-                captured += self.remove_chain(Point(q), c.opponent());
+            capturing |=
+                (lib_count(self.libs[self.head[q] as usize]) == 0) & (self.cells[q] == enemy);
+        }
+        if capturing {
+            for &q in &neighbours {
+                if lib_count(self.libs[self.head[q] as usize]) == 0 && self.cells[q] == enemy {
+                    last_captured = q;
+                    captured += self.remove_chain(Point(q), c.opponent());
+                }
             }
         }
         self.captures[c.index()] += captured;
         let h = self.head[i] as usize;
-        self.ko = if captured == 1 && self.chain_len[h] == 1 && self.lib_count[h] == 1 {
+        self.ko = if captured == 1 && self.chain_len[h] == 1 && lib_count(self.libs[h]) == 1 {
             last_captured
         } else {
             0
@@ -674,55 +726,59 @@ impl Board {
         self.cells[i] = own;
         self.stones[c.index()].set(i);
         self.hash ^= zobrist::STONE[c.index()][i];
-        self.lib_count[NO_CHAIN] = NO_CHAIN_LIBERTIES;
         let delta = nbr_unit(c).wrapping_sub(NBR_EMPTY);
-        let (mut count, mut sum, mut sum_sq) = (0u16, 0u32, 0u32);
+        let mut libs = 0u64;
         let neighbours = self.neighbours(Point(i));
-        for &q in &neighbours {
+        let unit = lib_unit(i);
+        // The first own neighbour in neighbour order, or `i` itself.
+        let mut first_own = i;
+        for &q in neighbours.iter().rev() {
             // Border points get counts too; nothing reads them.
             self.nbr[q] = self.nbr[q].wrapping_add(delta);
-            let empty = u32::from(self.cells[q] == EMPTY);
-            count += empty as u16;
-            sum += empty * q as u32;
-            sum_sq += empty * (q * q) as u32;
+            let v = self.cells[q];
+            libs += lib_unit(q * usize::from(v == EMPTY));
             let h = self.head[q] as usize;
-            self.remove_lib(h, i);
+            self.libs[h] = self.libs[h].wrapping_sub(unit);
+            // A mask rather than a select, which gets compiled into a branch.
+            let is_own = usize::from(v == own).wrapping_neg();
+            first_own ^= (first_own ^ q) & is_own;
         }
+        // The new stone joins the chain of its first own neighbour without a
+        // branch (with none, `first` is `i` itself, a chain of no stones
+        // yet). The result is the one `merge` gives (a single stone joined
+        // to a single stone becomes the head), so chain rings, and with them
+        // the order in which captures refill the empty list, stay as they were.
         self.head[i] = i as u16;
         self.next[i] = i as u16;
-        self.chain_len[i] = 1;
-        self.lib_count[i] = count;
-        self.lib_sum[i] = sum;
-        self.lib_sum_sq[i] = sum_sq;
-        // Own neighbours, gathered without a branch per neighbour; their
-        // heads are read as the merges go, since a merge changes them.
-        let mut own_neighbours = [NO_CHAIN; 4];
-        let mut own_count = 0;
-        for &q in &neighbours {
-            own_neighbours[own_count] = q;
-            own_count += usize::from(self.cells[q] == own);
-        }
-        for &q in &own_neighbours[..own_count] {
-            let h = self.head[q] as usize;
-            let mine = self.head[i] as usize;
-            if h != mine {
-                self.merge(mine, h);
+        self.chain_len[i] = 0;
+        self.libs[i] = 0;
+        let first = self.head[first_own] as usize;
+        let joined = if self.chain_len[first] == 1 { i } else { first };
+        self.libs[joined] = self.libs[first] + libs;
+        self.chain_len[joined] = self.chain_len[first] + 1;
+        self.head[first] = joined as u16;
+        self.head[i] = joined as u16;
+        self.next.swap(i, first);
+        // Further chains to join are rare: one branch for all of them, on
+        // whether some own neighbour is outside the chain of the new stone.
+        // They are joined in neighbour order, as `merge` always did, which
+        // keeps the chain rings as they were.
+        let mut mine = joined;
+        loop {
+            // 0 for none: it is a border point, no neighbour of a stone.
+            let mut outside = 0;
+            for &q in neighbours.iter().rev() {
+                let inside = self.head[q] as usize == mine;
+                let other = usize::from((self.cells[q] == own) & !inside).wrapping_neg();
+                outside ^= (outside ^ q) & other;
             }
+            if outside == 0 {
+                break;
+            }
+            self.merge(mine, self.head[outside] as usize);
+            mine = self.head[i] as usize;
         }
-    }
-
-    #[inline]
-    fn add_lib(&mut self, h: usize, lib: usize) {
-        self.lib_count[h] = self.lib_count[h].wrapping_add(1);
-        self.lib_sum[h] = self.lib_sum[h].wrapping_add(lib as u32);
-        self.lib_sum_sq[h] = self.lib_sum_sq[h].wrapping_add((lib * lib) as u32);
-    }
-
-    #[inline]
-    fn remove_lib(&mut self, h: usize, lib: usize) {
-        self.lib_count[h] = self.lib_count[h].wrapping_sub(1);
-        self.lib_sum[h] = self.lib_sum[h].wrapping_sub(lib as u32);
-        self.lib_sum_sq[h] = self.lib_sum_sq[h].wrapping_sub((lib * lib) as u32);
+        self.libs[NO_CHAIN] = NO_CHAIN_LIBERTIES;
     }
 
     /// Joins the smaller chain into the larger one.
@@ -742,9 +798,7 @@ impl Board {
         }
         self.next.swap(big, small);
         self.chain_len[big] += self.chain_len[small];
-        self.lib_count[big] += self.lib_count[small];
-        self.lib_sum[big] += self.lib_sum[small];
-        self.lib_sum_sq[big] += self.lib_sum_sq[small];
+        self.libs[big] += self.libs[small];
     }
 
     /// Removes the chain through `p` (of colour `c`), returning its size and
@@ -776,13 +830,14 @@ impl Board {
         loop {
             for q in self.neighbours(Point(s)) {
                 let h = self.head[q] as usize;
-                self.add_lib(h, s);
+                self.libs[h] = self.libs[h].wrapping_add(lib_unit(s));
             }
             s = self.next[s] as usize;
             if s == start {
                 break;
             }
         }
+        self.libs[NO_CHAIN] = NO_CHAIN_LIBERTIES;
         count
     }
 
@@ -966,6 +1021,9 @@ impl Board {
         if self.hash != self.recompute_hash() {
             return Err("hash differs from recomputation".into());
         }
+        if self.chain_in_atari(NO_CHAIN) {
+            return Err("border and empty points read as a chain in atari".into());
+        }
         let fresh = self.rebuilt(&self.stones);
         for p in self.points() {
             let expected = match (self.stones[0].contains(p.0), self.stones[1].contains(p.0)) {
@@ -985,9 +1043,7 @@ impl Board {
                     return Err(format!("chain through {} differs", p.0));
                 }
                 let (h, fh) = (self.head[p.0] as usize, fresh.head[p.0] as usize);
-                if (self.lib_count[h], self.lib_sum[h], self.lib_sum_sq[h])
-                    != (fresh.lib_count[fh], fresh.lib_sum[fh], fresh.lib_sum_sq[fh])
-                {
+                if self.libs[h] != fresh.libs[fh] {
                     return Err(format!("liberties of chain through {} differ", p.0));
                 }
             } else if self.empties[self.empty_pos[p.0] as usize] as usize != p.0 {

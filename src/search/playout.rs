@@ -82,17 +82,16 @@ pub fn scan_empties(
     mut accept: impl FnMut(Point) -> bool,
 ) -> Option<Point> {
     let empties = board.empties();
-    let n = empties.len();
-    let start = ((draw as u64 * n as u64) >> 32) as usize;
-    for k in 0..n {
-        let i = if start + k >= n {
-            start + k - n
-        } else {
-            start + k
-        };
-        let p = Point(empties[i] as usize);
-        if accept(p) {
-            return Some(p);
+    let start = ((draw as u64 * empties.len() as u64) >> 32) as usize;
+    // Two plain slice walks rather than one index taken modulo the length:
+    // no wrap test and no bounds check at each point.
+    let (before, from_start) = empties.split_at(start);
+    for part in [from_start, before] {
+        for &e in part {
+            let p = Point(e as usize);
+            if accept(p) {
+                return Some(p);
+            }
         }
     }
     None
