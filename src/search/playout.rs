@@ -2,7 +2,7 @@
 
 use super::bench::PlayoutKind;
 use super::patterns::is_good_shape;
-use super::policy::{atari_catches, escape_fails, LadderScratch};
+use super::policy::{escape_fails, LadderScratch};
 use crate::board::{Board, Color, Point};
 use rand::RngCore;
 
@@ -154,7 +154,6 @@ pub fn encode_move(c: Color, p: Point) -> u16 {
 /// little randomness keeps the playouts from being blind to the stages'
 /// mistakes (MoGo and Pachi do the same).
 const ATARI_RATE: usize = 95;
-const LOW_LIBERTY_RATE: usize = 90;
 const SHAPE_RATE: usize = 90;
 
 /// Which policy a playout follows, and whether it may stop early.
@@ -253,11 +252,6 @@ fn heavy_move(
             return Some(candidates[below(rng, candidates.len())]);
         }
         candidates.clear();
-        low_liberty_moves(board, c, l, candidates, ladder);
-        if !candidates.is_empty() && below(rng, 100) < LOW_LIBERTY_RATE {
-            return Some(candidates[below(rng, candidates.len())]);
-        }
-        candidates.clear();
         for q in board.neighbours(l).into_iter().chain(board.diagonals(l)) {
             let q = Point(q);
             if board.is_empty_at(q)
@@ -274,26 +268,6 @@ fn heavy_move(
         }
     }
     random_sensible_move(board, c, rng)
-}
-
-/// An atari on the opponent's last stone's chain when it has two liberties
-/// and cannot get away (a net, or a ladder that works). Saving own chains
-/// left with two liberties as well made the playouts weaker in a match
-/// (70.7% against 83% over the same seeds), so that is left to the tree.
-fn low_liberty_moves(
-    board: &Board,
-    c: Color,
-    l: Point,
-    out: &mut Vec<Point>,
-    ladder: &mut LadderScratch,
-) {
-    if let Some([a, b]) = board.two_liberties(l) {
-        for (x, y) in [(a, b), (b, a)] {
-            if board.is_legal_no_suicide(c, x) && atari_catches(board, c, l, x, y, ladder) {
-                out.push(x);
-            }
-        }
-    }
 }
 
 /// Extending at `lib` saves the chain: three liberties, or two that do not
@@ -469,24 +443,6 @@ mod tests {
             . . O . . . . . .
             . . . . . . . . .";
         assert!(answers(open, Color::Black, "D3", "C4") > 150);
-    }
-
-    #[test]
-    fn heavy_policy_ataris_a_chain_that_cannot_get_away() {
-        // White D4 has two liberties, D3 and E4; with Black on E3 either
-        // atari starts a ladder White loses. Without E3 White escapes, and
-        // the ataris are no better than other shape moves.
-        let net = "
-            . . . . . . .
-            . . . . . . .
-            . . . X . . .
-            . . X O . . .
-            . . . . X . .
-            . . . . . . .
-            . . . . . . .";
-        let caught =
-            answers(net, Color::Black, "D4", "D3") + answers(net, Color::Black, "D4", "E4");
-        assert!(caught > 150, "{caught}");
     }
 
     #[test]

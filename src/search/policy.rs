@@ -181,7 +181,7 @@ pub(super) fn escape_fails(board: &Board, c: Color, p: Point, scratch: &mut Ladd
 /// frees it, and extending at `y` leaves at most two liberties, which then
 /// lead into a ladder. Cheap tests first; a scratch board only for the
 /// ladder.
-pub(super) fn atari_catches(
+fn atari_catches(
     board: &Board,
     c: Color,
     target: Point,
