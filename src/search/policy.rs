@@ -169,8 +169,22 @@ fn atari_then_run(
 
 /// `c` extending its chain in atari at `p` only runs into a ladder.
 pub(super) fn escape_fails(board: &Board, c: Color, p: Point, scratch: &mut LadderScratch) -> bool {
+    caught_after(board, &[(c, p)], p, c, scratch)
+}
+
+/// Whether, once `moves` are played on a scratch copy of `board`, the chain
+/// through `p` (colour `c`) is caught in a ladder.
+fn caught_after(
+    board: &Board,
+    moves: &[(Color, Point)],
+    p: Point,
+    c: Color,
+    scratch: &mut LadderScratch,
+) -> bool {
     let mut after = scratch.copy_of(board);
-    after.place_unchecked(c, p);
+    for &(mover, q) in moves {
+        after.place_unchecked(mover, q);
+    }
     let caught = caught_in_ladder(&mut after, p, c, 0, scratch);
     scratch.give_back(after);
     caught
@@ -211,28 +225,25 @@ fn atari_catches(
     }
     match run_liberties {
         0 | 1 => true,
-        2 => {
-            let mut after = scratch.copy_of(board);
-            after.place_unchecked(c, x);
-            after.place_unchecked(prey, y);
-            let caught = caught_in_ladder(&mut after, target, prey, 0, scratch);
-            scratch.give_back(after);
-            caught
-        }
+        2 => caught_after(board, &[(c, x), (prey, y)], target, prey, scratch),
         _ => false,
     }
 }
 
 /// `c` at `p` ataris a neighbouring chain that cannot get away: as good as
-/// capturing it.
+/// capturing it. A chain touching `p` twice is read once.
 fn catches_a_neighbour(board: &Board, c: Color, p: Point, ladder: &mut LadderScratch) -> bool {
-    board.neighbours(p).into_iter().any(|q| {
+    let mut read = [usize::MAX; 4];
+    board.neighbours(p).into_iter().enumerate().any(|(k, q)| {
         let q = Point(q);
-        board.color_at(q) == Some(c.opponent())
-            && board.two_liberties(q).is_some_and(|[a, b]| {
-                let y = if a == p { b } else { a };
-                atari_catches(board, c, q, p, y, ladder)
-            })
+        if board.color_at(q) != Some(c.opponent()) || read.contains(&board.chain_id(q)) {
+            return false;
+        }
+        read[k] = board.chain_id(q);
+        board.two_liberties(q).is_some_and(|[a, b]| {
+            let y = if a == p { b } else { a };
+            atari_catches(board, c, q, p, y, ladder)
+        })
     })
 }
 

@@ -514,23 +514,23 @@ impl Worker {
             let c = color_at_depth(d);
             let want = stamp2 + (c == Color::White) as u32;
             let (result, _) = for_color(c);
+            let mark = &self.mark;
+            // The children whose move `c` played first, after this node.
+            let played = (first..first + n).enumerate().filter(|&(_, id)| {
+                let m = tree.node(id).mv() as usize;
+                m != PASS as usize && mark[m] == want
+            });
             if d == 0 {
                 // The root's children: summed here, added in batches.
                 self.root_rave
                     .resize(self.root_rave.len().max(n as usize), [0, 0]);
-                for (k, id) in (first..first + n).enumerate() {
-                    let m = tree.node(id).mv() as usize;
-                    if m != PASS as usize && self.mark[m] == want {
-                        self.root_rave[k][0] += 1;
-                        self.root_rave[k][1] += result;
-                    }
+                for (k, _) in played {
+                    self.root_rave[k][0] += 1;
+                    self.root_rave[k][1] += result;
                 }
-                continue;
-            }
-            for id in first..first + n {
-                let child = tree.node(id);
-                let m = child.mv() as usize;
-                if m != PASS as usize && self.mark[m] == want {
+            } else {
+                for (_, id) in played {
+                    let child = tree.node(id);
                     child.rave_visits.fetch_add(1, Ordering::Relaxed);
                     child.rave_wins.fetch_add(result, Ordering::Relaxed);
                 }
