@@ -13,7 +13,9 @@
 //! `ISHI_THREADS=1` this keeps both cores busy while GNU Go thinks).
 //! Colours alternate, ishi taking Black in the first game. A game ends on a
 //! resignation or after two passes, when GNU Go's `final_score` referees. Each result is printed as it comes, then the win
-//! rate with a 95% Wilson interval.
+//! rate with a 95% Wilson interval. With `ISHI_SGF_DIR` set, every game is
+//! also saved there as `game-<number>.sgf`, ishi's win rate after each of
+//! its moves in the game comment.
 
 mod common;
 
@@ -69,6 +71,12 @@ fn match_against_gnugo() {
             ..cfg
         };
         let outcome = play_game(&cfg, ishi);
+        if let (Ok(record), Ok(dir)) = (&outcome, std::env::var("ISHI_SGF_DIR")) {
+            let path = std::path::Path::new(&dir).join(format!("game-{:03}.sgf", g + 1));
+            if let Err(e) = std::fs::write(&path, &record.sgf) {
+                println!("cannot save {}: {e}", path.display());
+            }
+        }
         let mut tally = tally.lock().unwrap_or_else(|e| e.into_inner());
         match outcome {
             Ok(record) => {

@@ -303,6 +303,9 @@ pub struct GameRecord {
     /// How the game ended: the referee's score, or who resigned.
     pub result: String,
     pub moves: usize,
+    /// The game as SGF, with players, result and ishi's win rate after each
+    /// of its moves in the game comment, for looking at losses afterwards.
+    pub sgf: String,
 }
 
 impl GameRecord {
@@ -344,9 +347,33 @@ pub fn play_game(cfg: &MatchConfig, ishi: Color) -> Result<GameRecord, String> {
     let max_moves = 3 * cfg.size * cfg.size;
     let mut moves = 0;
     let verbose = std::env::var("ISHI_VERBOSE").is_ok();
+    let mut winrates = Vec::new();
+    let record = |game: &Game, winner: Option<Color>, result: String, winrates: &[String]| {
+        let (pb, pw) = match ishi {
+            Color::Black => ("ishi", "GNU Go"),
+            Color::White => ("GNU Go", "ishi"),
+        };
+        let header = format!(
+            "PB[{pb}]PW[{pw}]RE[{result}]GC[seed {} playouts {}; ishi win rate by move: {}]",
+            cfg.seed,
+            cfg.playouts,
+            winrates.join(" ")
+        );
+        let sgf = ishi::sgf::write_game(game).replacen("\n", &format!("{header}\n"), 1);
+        GameRecord {
+            ishi,
+            winner,
+            result,
+            moves: game.plies().len(),
+            sgf,
+        }
+    };
     while moves < max_moves && !game.is_over() {
         let mv = if to_move == ishi {
             let outcome = searcher.genmove(&game, to_move, &limits, &stop);
+            if let Some(best) = outcome.snapshot.candidates.first() {
+                winrates.push(format!("{}:{:.2}", moves + 1, best.winrate));
+            }
             if verbose {
                 let best = outcome.snapshot.candidates.first();
                 println!(
@@ -362,12 +389,8 @@ pub fn play_game(cfg: &MatchConfig, ishi: Color) -> Result<GameRecord, String> {
             }
             match outcome.decision {
                 Decision::Resign => {
-                    return Ok(GameRecord {
-                        ishi,
-                        winner: Some(ishi.opponent()),
-                        result: format!("{}+Resign", letter(ishi.opponent())),
-                        moves,
-                    })
+                    let result = format!("{}+Resign", letter(ishi.opponent()));
+                    return Ok(record(&game, Some(ishi.opponent()), result, &winrates));
                 }
                 Decision::Play(mv) => {
                     game.play(to_move, mv)
@@ -388,12 +411,8 @@ pub fn play_game(cfg: &MatchConfig, ishi: Color) -> Result<GameRecord, String> {
                 println!("  {moves:3} gnugo {answer}");
             }
             if answer.eq_ignore_ascii_case("resign") {
-                return Ok(GameRecord {
-                    ishi,
-                    winner: Some(ishi),
-                    result: format!("{}+Resign", letter(ishi)),
-                    moves,
-                });
+                let result = format!("{}+Resign", letter(ishi));
+                return Ok(record(&game, Some(ishi), result, &winrates));
             }
             let mv = match parse_vertex(&answer, cfg.size).map_err(|e| e.to_string())? {
                 Some(p) => Move::Place(p),
@@ -413,12 +432,7 @@ pub fn play_game(cfg: &MatchConfig, ishi: Color) -> Result<GameRecord, String> {
         Some('W') => Some(Color::White),
         _ => None,
     };
-    Ok(GameRecord {
-        ishi,
-        winner,
-        result: score,
-        moves,
-    })
+    Ok(record(&game, winner, score, &winrates))
 }
 
 /// The 95% Wilson score interval for `wins` out of `n`.
