@@ -24,8 +24,11 @@ fn at(v: &str, size: usize) -> Move {
     Move::Place(parse_vertex(v, size).unwrap().unwrap())
 }
 
+/// A client that writes its next command without waiting (or a piped
+/// script that ends) raises the flag before the search starts: the move
+/// still comes from a short search, not from none.
 #[test]
-fn a_raised_stop_flag_ends_the_search_at_once_with_a_legal_move() {
+fn a_raised_stop_flag_ends_the_search_after_a_short_look() {
     let game = Game::new(9, Rules::default()).unwrap();
     let stop = AtomicBool::new(true);
     let started = Instant::now();
@@ -38,8 +41,15 @@ fn a_raised_stop_flag_ends_the_search_at_once_with_a_legal_move() {
         },
         &stop,
     );
-    assert!(started.elapsed() < Duration::from_secs(2));
-    assert!(outcome.snapshot.playouts < 1000);
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(2), "{took:?}");
+    let playouts = outcome.snapshot.playouts;
+    // Each thread may finish its batch of 16 after the grace is over.
+    assert!(playouts < 1000 + 2 * 16, "{playouts}");
+    assert!(
+        playouts >= 1000 || took >= Duration::from_millis(250),
+        "{playouts} playouts in {took:?}"
+    );
     match outcome.decision {
         Decision::Play(mv) => {
             assert!(game.is_legal(Color::Black, mv));

@@ -2,7 +2,8 @@
 //! them through a channel, so that the main thread can answer commands in
 //! order while a long one (genmove) still learns at once that more input is
 //! waiting and should finish: any next command, a GoGui `# interrupt`
-//! line, or the end of input.
+//! line, or the end of input. (A genmove still takes a short look first;
+//! see `search::STOP_GRACE_PLAYOUTS`.)
 
 use super::analysis::AnalyzeArgs;
 use super::command::{parse_line, Command};

@@ -100,6 +100,12 @@ pub struct SearchOutcome {
 /// Playouts per move when neither the limits nor the config say.
 const DEFAULT_PLAYOUTS: u64 = 10_000;
 
+/// A genmove stopped by the next line of input (a client that does not
+/// wait, GoGui's interrupt, the end of a piped script) still searches this
+/// many playouts, or this long, rather than answer with no search at all.
+const STOP_GRACE_PLAYOUTS: u64 = 1000;
+const STOP_GRACE_TIME: Duration = Duration::from_millis(250);
+
 /// A win rate is trusted for resigning only after this many root visits.
 const MIN_VISITS_TO_RESIGN: u64 = 300;
 
@@ -168,7 +174,8 @@ impl Searcher {
             stop,
             budget.max(1),
             deadline,
-        );
+        )
+        .with_grace(STOP_GRACE_PLAYOUTS, STOP_GRACE_TIME);
         uct::search(&shared, self.config.threads, self.seed_for(game, color));
         let playouts = shared.done.load(Ordering::Relaxed);
         let snapshot = snapshot(&tree, &root, &shared, playouts);

@@ -12,7 +12,7 @@ use crate::game::Game;
 use crate::rules::{HandicapCompensation, ScoringRule};
 use rand::SeedableRng;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Tuning of the tree policy.
 #[derive(Clone, Debug)]
@@ -117,6 +117,9 @@ pub struct Shared<'a> {
     pub ownership: Vec<AtomicI64>,
     /// Playouts whose owners have been added to `ownership`.
     pub ownership_samples: AtomicU64,
+    /// `stop` counts only after this many playouts or this long: a move
+    /// asked for and stopped at once still gets a short look.
+    grace: (u64, Duration),
 }
 
 impl<'a> Shared<'a> {
@@ -144,11 +147,22 @@ impl<'a> Shared<'a> {
             start: Instant::now(),
             ownership: (0..len).map(|_| AtomicI64::new(0)).collect(),
             ownership_samples: AtomicU64::new(0),
+            grace: (0, Duration::ZERO),
         }
     }
 
+    /// Lets `stop` end the search only after `playouts` or `time`,
+    /// whichever comes first.
+    pub fn with_grace(mut self, playouts: u64, time: Duration) -> Shared<'a> {
+        self.grace = (playouts, time);
+        self
+    }
+
     fn finished(&self) -> bool {
-        self.halt.load(Ordering::Relaxed) || self.stop.load(Ordering::Relaxed)
+        self.halt.load(Ordering::Relaxed)
+            || (self.stop.load(Ordering::Relaxed)
+                && (self.done.load(Ordering::Relaxed) >= self.grace.0
+                    || self.start.elapsed() >= self.grace.1))
     }
 
     /// True once more playouts cannot change the most visited root move, or
@@ -294,6 +308,11 @@ pub struct Worker {
     /// AMAF visits and half-point wins for the root's children, not yet
     /// added to the tree.
     root_rave: Vec<[u32; 2]>,
+    /// Visits and half-point wins of the root itself, not yet added.
+    root_visits: u32,
+    root_wins: u32,
+    /// Playouts claimed from the budget and not yet run.
+    allowance: u64,
 }
 
 impl Worker {
@@ -311,6 +330,9 @@ impl Worker {
             pending: 0,
             scratch: PlayoutScratch::default(),
             root_rave: Vec::new(),
+            root_visits: 0,
+            root_wins: 0,
+            allowance: 0,
         }
     }
 
@@ -324,10 +346,16 @@ impl Worker {
     pub fn run(&mut self, sh: &Shared) {
         let mut unreported = 0u64;
         while !sh.finished() {
-            if sh.started.fetch_add(1, Ordering::Relaxed) >= sh.budget {
-                sh.halt.store(true, Ordering::Relaxed);
-                break;
+            if self.allowance == 0 {
+                // Claimed in batches too; a worker that finds the budget
+                // spent just stops, so the others still run what they hold.
+                let claimed = sh.started.fetch_add(DONE_FLUSH, Ordering::Relaxed);
+                self.allowance = sh.budget.saturating_sub(claimed).min(DONE_FLUSH);
+                if self.allowance == 0 {
+                    break;
+                }
             }
+            self.allowance -= 1;
             self.playout(sh);
             unreported += 1;
             self.pending += 1;
@@ -349,7 +377,13 @@ impl Worker {
     }
 
     fn flush_root_rave(&mut self, sh: &Shared) {
-        let Some((first, n)) = sh.tree.node(sh.tree.root()).children() else {
+        let root = sh.tree.node(sh.tree.root());
+        if self.root_visits != 0 {
+            root.visits.fetch_add(self.root_visits, Ordering::Relaxed);
+            root.wins.fetch_add(self.root_wins, Ordering::Relaxed);
+            (self.root_visits, self.root_wins) = (0, 0);
+        }
+        let Some((first, n)) = root.children() else {
             return;
         };
         for (k, counts) in self.root_rave.iter_mut().enumerate().take(n as usize) {
@@ -389,7 +423,8 @@ impl Worker {
             path: &mut self.path,
             amount: params.virtual_loss,
         };
-        path.push(tree.root());
+        // The root carries no virtual loss (every playout passes through
+        // it) and its counts are summed locally: path[d] is at depth d + 1.
         let mut node = tree.root();
         let mut color = root.color;
         let mut passes = root.passes;
@@ -479,10 +514,11 @@ impl Worker {
                 root.color.opponent()
             }
         };
-        if let Some(&leaf) = path.path.last() {
-            tree.node(leaf).stops.fetch_add(1, Ordering::Relaxed);
-        }
-        for (d, &id) in path.path.iter().enumerate() {
+        let leaf = path.path.last().copied().unwrap_or(tree.root());
+        tree.node(leaf).stops.fetch_add(1, Ordering::Relaxed);
+        self.root_visits += 1;
+        self.root_wins += for_color(root.color.opponent()).0;
+        for (d, &id) in (1..).zip(path.path.iter()) {
             let node = tree.node(id);
             let mover = color_at_depth(d).opponent();
             let (result, lead) = for_color(mover);
@@ -504,11 +540,16 @@ impl Worker {
         for &m in self.moves[tree_moves..].iter().rev() {
             note_first_play(&mut self.mark, stamp2, m);
         }
-        for d in (0..path.path.len()).rev() {
+        for d in (0..=path.path.len()).rev() {
             if d < tree_moves {
                 note_first_play(&mut self.mark, stamp2, self.moves[d]);
             }
-            let Some((first, n)) = tree.node(path.path[d]).children() else {
+            let id = if d == 0 {
+                tree.root()
+            } else {
+                path.path[d - 1]
+            };
+            let Some((first, n)) = tree.node(id).children() else {
                 continue;
             };
             let c = color_at_depth(d);
