@@ -1,6 +1,7 @@
 //! Playout throughput, for `ishi bench`. Measurement only; printing is the binary's job.
 
 use super::playout::light_playout;
+use super::pool::on_threads;
 use crate::board::{Board, Color};
 use rand::SeedableRng;
 use std::time::{Duration, Instant};
@@ -35,41 +36,28 @@ pub fn playouts_per_second(
 ) -> BenchResult {
     let empty = Board::new(size).expect("bench size is validated by the caller");
     let start = Instant::now();
-    let per_thread: Vec<(u64, u64)> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads.max(1))
-            .map(|t| {
-                let empty = &empty;
-                s.spawn(move || {
-                    let mut rng = super::rng::FastRng::seed_from_u64(seed.wrapping_add(t as u64));
-                    let mut board = empty.clone();
-                    let mut scratch = super::playout::PlayoutScratch::default();
-                    let (mut n, mut moves) = (0u64, 0u64);
-                    while start.elapsed() < duration {
-                        for _ in 0..64 {
-                            board.clone_from(empty);
-                            let r = match kind {
-                                PlayoutKind::Light => {
-                                    light_playout(&mut board, Color::Black, &mut rng)
-                                }
-                                PlayoutKind::Heavy => super::playout::heavy_playout(
-                                    &mut board,
-                                    Color::Black,
-                                    &mut rng,
-                                    &mut scratch,
-                                ),
-                            };
-                            moves += r.moves as u64;
-                            n += 1;
-                        }
-                    }
-                    (n, moves)
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or((0, 0)))
-            .collect()
+    let per_thread: Vec<(u64, u64)> = on_threads(threads, |t| {
+        let mut rng = super::rng::FastRng::seed_from_u64(seed.wrapping_add(t as u64));
+        let mut board = empty.clone();
+        let mut scratch = super::playout::PlayoutScratch::default();
+        let (mut n, mut moves) = (0u64, 0u64);
+        while start.elapsed() < duration {
+            for _ in 0..64 {
+                board.clone_from(&empty);
+                let r = match kind {
+                    PlayoutKind::Light => light_playout(&mut board, Color::Black, &mut rng),
+                    PlayoutKind::Heavy => super::playout::heavy_playout(
+                        &mut board,
+                        Color::Black,
+                        &mut rng,
+                        &mut scratch,
+                    ),
+                };
+                moves += r.moves as u64;
+                n += 1;
+            }
+        }
+        (n, moves)
     });
     BenchResult {
         playouts: per_thread.iter().map(|r| r.0).sum(),

@@ -1,11 +1,12 @@
 //! Monte Carlo search: playouts, the tree, time control, dead-stone
-//! judgement. Threads live here and above; nothing below this module does
-//! I/O or spawns threads.
+//! judgement. Threads live here and above (the workers in one rayon pool,
+//! `pool`); nothing below this module does I/O or spawns threads.
 
 pub mod bench;
 pub mod patterns;
 pub mod playout;
 pub mod policy;
+pub mod pool;
 pub mod rng;
 pub mod status;
 pub mod tree;

@@ -12,6 +12,7 @@
 //! - bent four in the corner, which counts as dead (Japanese rules settle it
 //!   so; elsewhere the attacker can remove every ko threat first).
 
+use super::pool::on_threads;
 use crate::board::{Bitboard, Board, Color, Move, Point};
 use crate::game::Game;
 use crate::score::{score_game, Score};
@@ -256,46 +257,38 @@ fn sample_ownership(game: &Game, config: &StatusConfig) -> Tally {
     let total = config.playouts.max(1);
     let len = board.stride() * (board.size() + 2) + 1;
     let mut tally = Tally::new(len);
-    std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|t| {
-                let share = total / threads as u32 + u32::from((t as u32) < total % threads as u32);
-                scope.spawn(move || {
-                    let mut rng = SmallRng::seed_from_u64(
-                        config.seed ^ (t as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15),
-                    );
-                    let mut mine = Tally::new(len);
-                    for k in 0..share {
-                        // Half the playouts with each side first: a final
-                        // position belongs to neither player's turn.
-                        let first = if (k + t as u32).is_multiple_of(2) {
-                            to_move
-                        } else {
-                            to_move.opponent()
-                        };
-                        let mut b = board.clone();
-                        status_playout(&mut b, first, &banned[first.index()], &mut rng);
-                        let black = *b.stones(Color::Black) | b.area_territory(Color::Black);
-                        let white = *b.stones(Color::White) | b.area_territory(Color::White);
-                        for i in black.iter() {
-                            mine.black[i] += 1;
-                        }
-                        for i in white.iter() {
-                            mine.white[i] += 1;
-                        }
-                        mine.margin += black.count() as f64 - white.count() as f64;
-                        mine.playouts += 1;
-                    }
-                    mine
-                })
-            })
-            .collect();
-        for w in workers {
-            if let Ok(part) = w.join() {
-                tally.add(&part);
+    let parts = on_threads(threads, |t| {
+        let share = total / threads as u32 + u32::from((t as u32) < total % threads as u32);
+        let mut rng = SmallRng::seed_from_u64(
+            config.seed ^ (t as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+        );
+        let mut mine = Tally::new(len);
+        for k in 0..share {
+            // Half the playouts with each side first: a final position
+            // belongs to neither player's turn.
+            let first = if (k + t as u32).is_multiple_of(2) {
+                to_move
+            } else {
+                to_move.opponent()
+            };
+            let mut b = board.clone();
+            status_playout(&mut b, first, &banned[first.index()], &mut rng);
+            let black = *b.stones(Color::Black) | b.area_territory(Color::Black);
+            let white = *b.stones(Color::White) | b.area_territory(Color::White);
+            for i in black.iter() {
+                mine.black[i] += 1;
             }
+            for i in white.iter() {
+                mine.white[i] += 1;
+            }
+            mine.margin += black.count() as f64 - white.count() as f64;
+            mine.playouts += 1;
         }
+        mine
     });
+    for part in &parts {
+        tally.add(part);
+    }
     tally
 }
 

@@ -6,6 +6,7 @@
 use super::bench::PlayoutKind;
 use super::playout::{play_out, PlayoutScratch, PlayoutStyle, WHITE_MOVE};
 use super::policy::{children_with_priors, LadderScratch, Priors};
+use super::pool::on_threads;
 use super::tree::{NewChild, NodeId, Tree, PASS};
 use crate::board::{Board, Color, Point};
 use crate::game::Game;
@@ -638,12 +639,8 @@ pub fn prepare_root(tree: &Tree, root: &Root, game: &Game, params: &Params) {
 
 /// Runs `threads` workers on the shared search until it finishes.
 pub fn search(sh: &Shared, threads: usize, seed: u64) {
-    std::thread::scope(|s| {
-        for t in 0..threads.max(1) {
-            s.spawn(move || {
-                let mix = (t as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-                Worker::new(sh.root, seed ^ mix).run(sh);
-            });
-        }
+    on_threads(threads, |t| {
+        let mix = (t as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        Worker::new(sh.root, seed ^ mix).run(sh);
     });
 }
