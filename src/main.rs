@@ -58,6 +58,11 @@ struct Cli {
     /// Upper bound on the search tree's size, to cap memory in long thinks.
     #[arg(long, value_name = "N")]
     max_nodes: Option<usize>,
+    /// Tree-search constants for tuning experiments, as name=value pairs
+    /// separated by commas (e.g. explore=0.2,rave_equiv=1000,prior_even=10).
+    /// An unknown name lists the known ones.
+    #[arg(long, value_name = "LIST")]
+    tune: Option<String>,
     /// Keep thinking during the opponent's time.
     #[arg(long)]
     ponder: bool,
@@ -156,6 +161,10 @@ fn engine_config(cli: &Cli, rules: Rules) -> Result<EngineConfig> {
             bail!("--resign must be a fraction from 0 to below 1");
         }
         search.resign_threshold = r;
+    }
+    if let Some(t) = &cli.tune {
+        search.tuning =
+            ishi::search::Tuning::parse(t).map_err(|e| anyhow::anyhow!("--tune: {e}"))?;
     }
     if let Some(n) = cli.max_nodes {
         search.max_nodes = n;

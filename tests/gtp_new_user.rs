@@ -92,6 +92,34 @@ fn a_long_think_ends_when_the_next_line_or_an_interrupt_arrives() {
 }
 
 #[test]
+fn the_end_of_a_piped_script_lets_genmove_finish_but_ends_analysis() {
+    // `printf 'genmove b\n' | ishi --time 2`: the move is searched for its
+    // time, not cut short by the end of input.
+    let mut ishi = Engine::ishi(&["--time", "2", "--threads", "1", "--size", "9"]);
+    let started = Instant::now();
+    ishi.write_raw(b"genmove b\n");
+    ishi.close_stdin();
+    assert!(ishi.read_reply().ok);
+    let took = started.elapsed();
+    assert!(
+        took > Duration::from_millis(1500),
+        "answered after {took:?}"
+    );
+    assert!(ishi.finish().success());
+
+    // Analysis has no end of its own: the end of input ends it.
+    let mut ishi = Engine::ishi(&["--threads", "1", "--size", "9"]);
+    let started = Instant::now();
+    ishi.write_raw(b"lz-analyze b 10\n");
+    ishi.close_stdin();
+    let reply = ishi.read_reply();
+    assert!(reply.ok);
+    assert!(ishi.finish().success());
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(5), "analysis ran {took:?}");
+}
+
+#[test]
 fn help_explains_the_options_and_subcommands_still_work() {
     let out = Command::new(ISHI).arg("--help").output().unwrap();
     assert!(out.status.success());
@@ -108,6 +136,7 @@ fn help_explains_the_options_and_subcommands_still_work() {
         "--playout",
         "--resign",
         "--max-nodes",
+        "--tune",
         "--ponder",
         "--seed",
         "--verbose",

@@ -8,7 +8,7 @@
 //! ```
 //!
 //! Other knobs: `ISHI_LEVEL` (GNU Go level, 10), `ISHI_PLAYOUT` (heavy or
-//! light), `ISHI_SEED`, `ISHI_MINUTES` (start no new game after this
+//! light), `ISHI_TUNE` (search constants, as for `ishi --tune`), `ISHI_SEED`, `ISHI_MINUTES` (start no new game after this
 //! long), `ISHI_PARALLEL` (games played side by side, 1; with
 //! `ISHI_THREADS=1` this keeps both cores busy while GNU Go thinks).
 //! Colours alternate, ishi taking Black in the first game. A game ends on a
@@ -52,6 +52,11 @@ fn match_against_gnugo() {
         "ishi vs GNU Go level {}: {}x{} komi {} {} playouts/move {} threads {:?} playouts",
         cfg.level, cfg.size, cfg.size, cfg.komi, cfg.playouts, cfg.threads, cfg.playout
     );
+    match common::tuning_from_env() {
+        Ok(t) if t != Default::default() => println!("tuning: {t:?}"),
+        Ok(_) => {}
+        Err(e) => panic!("ISHI_TUNE: {e}"),
+    }
     let minutes: f64 = env("ISHI_MINUTES", f64::INFINITY);
     let parallel: usize = env("ISHI_PARALLEL", 1).max(1);
     let start = std::time::Instant::now();

@@ -1,9 +1,11 @@
 //! The stdin/stdout loop. A reader thread turns stdin into lines and sends
 //! them through a channel, so that the main thread can answer commands in
 //! order while a long one (genmove) still learns at once that more input is
-//! waiting and should finish: any next command, a GoGui `# interrupt`
-//! line, or the end of input. (A genmove still takes a short look first;
-//! see `search::STOP_GRACE_PLAYOUTS`.)
+//! waiting and should finish: any next command or a GoGui `# interrupt`
+//! line (a genmove still takes a short look first; see
+//! `search::STOP_GRACE_PLAYOUTS`). The end of input ends analysis and
+//! pondering, but lets a genmove finish: a piped script that ends with
+//! `genmove` wants that move searched in full.
 
 use super::analysis::AnalyzeArgs;
 use super::command::{parse_line, Command};
@@ -71,12 +73,35 @@ fn read_line(reader: &mut impl BufRead) -> io::Result<Option<(Vec<u8>, bool)>> {
     }
 }
 
-fn reader_loop(
-    mut input: impl BufRead,
-    tx: mpsc::Sender<Input>,
-    pending: &AtomicUsize,
-    stop: &AtomicBool,
-) {
+/// What the reader thread and the main thread share about input not yet
+/// answered.
+#[derive(Default)]
+struct Signals {
+    /// Lines (and interrupts) sent but not yet taken by the main thread.
+    pending: AtomicUsize,
+    /// The flag the running command watches.
+    stop: AtomicBool,
+    /// Input has ended.
+    ended: AtomicBool,
+    /// The running work is analysis or pondering, which the end of input
+    /// stops too.
+    streaming: AtomicBool,
+}
+
+impl Signals {
+    /// Clears the stop flag for the next command, unless lines are already
+    /// waiting: then a long command stops at once. Streaming work also
+    /// stops at once when input has ended.
+    fn arm(&self, streaming: bool) {
+        self.streaming.store(streaming, SeqCst);
+        self.stop.store(false, SeqCst);
+        if self.pending.load(SeqCst) > 0 || (streaming && self.ended.load(SeqCst)) {
+            self.stop.store(true, SeqCst);
+        }
+    }
+}
+
+fn reader_loop(mut input: impl BufRead, tx: mpsc::Sender<Input>, signals: &Signals) {
     loop {
         let item = match read_line(&mut input) {
             Ok(Some((raw, dropped_content))) => {
@@ -100,15 +125,21 @@ fn reader_loop(
             }
         };
         let end = item == Input::End;
-        // Counted and flagged before it is sent, so the main thread never
-        // sees the queue empty while this line is on its way, and a late
-        // flag can never stop the command this very line starts.
-        pending.fetch_add(1, SeqCst);
-        stop.store(true, SeqCst);
-        if tx.send(item).is_err() {
-            return;
-        }
         if end {
+            // Stores and loads in the opposite order to `Signals::arm`, so
+            // one of the two threads sees both the end and the streaming.
+            signals.ended.store(true, SeqCst);
+            if signals.streaming.load(SeqCst) {
+                signals.stop.store(true, SeqCst);
+            }
+        } else {
+            // Counted and flagged before it is sent, so the main thread
+            // never sees the queue empty while this line is on its way, and
+            // a late flag can never stop the command this very line starts.
+            signals.pending.fetch_add(1, SeqCst);
+            signals.stop.store(true, SeqCst);
+        }
+        if tx.send(item).is_err() || end {
             return;
         }
     }
@@ -121,20 +152,25 @@ pub fn serve(
     output: &mut impl Write,
 ) -> io::Result<()> {
     let (tx, rx) = mpsc::channel();
-    let pending = Arc::new(AtomicUsize::new(0));
-    let stop = Arc::new(AtomicBool::new(false));
+    let signals = Arc::new(Signals::default());
     {
-        let (pending, stop) = (Arc::clone(&pending), Arc::clone(&stop));
+        let signals = Arc::clone(&signals);
         std::thread::Builder::new()
             .name("gtp-reader".into())
-            .spawn(move || reader_loop(input, tx, &pending, &stop))?;
+            .spawn(move || reader_loop(input, tx, &signals))?;
     }
+    let stop = &signals.stop;
     while let Ok(item) = rx.recv() {
-        pending.fetch_sub(1, SeqCst);
         let (text, overlong) = match item {
             Input::End => break,
-            Input::Interrupt => continue,
-            Input::Line { text, overlong } => (text, overlong),
+            Input::Interrupt => {
+                signals.pending.fetch_sub(1, SeqCst);
+                continue;
+            }
+            Input::Line { text, overlong } => {
+                signals.pending.fetch_sub(1, SeqCst);
+                (text, overlong)
+            }
         };
         let request = parse_line(&text);
         let mut quit = false;
@@ -142,15 +178,15 @@ pub fn serve(
             _ if overlong => Err("syntax error (line too long)".into()),
             Err(e) => Err(e.to_string()),
             Ok(Command::Analyze(args)) => {
-                arm_stop(&stop, &pending);
-                stream_analysis(&mut engine, &args, request.id.as_deref(), &stop, output)?;
+                signals.arm(true);
+                stream_analysis(&mut engine, &args, request.id.as_deref(), stop, output)?;
                 continue;
             }
             Ok(command) => {
                 quit = command == Command::Quit;
-                arm_stop(&stop, &pending);
+                signals.arm(false);
                 log::debug!("command: {command:?}");
-                catch_unwind(AssertUnwindSafe(|| engine.execute(&command, &stop))).unwrap_or_else(
+                catch_unwind(AssertUnwindSafe(|| engine.execute(&command, stop))).unwrap_or_else(
                     |_| {
                         log::error!("internal error on '{text}'");
                         Err("internal error".into())
@@ -165,21 +201,12 @@ pub fn serve(
         }
         // Idle until the next line: ponder, if asked to (the reader raises
         // `stop` as soon as a line arrives).
-        arm_stop(&stop, &pending);
+        signals.arm(true);
         if !stop.load(SeqCst) {
-            let _ = catch_unwind(AssertUnwindSafe(|| engine.ponder(&stop)));
+            let _ = catch_unwind(AssertUnwindSafe(|| engine.ponder(stop)));
         }
     }
     Ok(())
-}
-
-/// Clears the stop flag for the next command, unless lines are already
-/// waiting: then a long command stops at once.
-fn arm_stop(stop: &AtomicBool, pending: &AtomicUsize) {
-    stop.store(false, SeqCst);
-    if pending.load(SeqCst) > 0 {
-        stop.store(true, SeqCst);
-    }
 }
 
 /// An analysis response written as it is made: `=` at once, every `info`

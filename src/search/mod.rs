@@ -19,6 +19,7 @@ use crate::score::{score, GameFacts};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use tree::{NodeId, Tree, PASS};
+pub use uct::Tuning;
 use uct::{Params, Root, Scorer, Shared};
 
 pub use bench::PlayoutKind;
@@ -38,6 +39,8 @@ pub struct SearchConfig {
     /// Upper bound on tree nodes, so a long think never exhausts memory.
     pub max_nodes: usize,
     pub ponder: bool,
+    /// Tree-policy constants set by hand (`--tune`).
+    pub tuning: Tuning,
 }
 
 impl Default for SearchConfig {
@@ -51,6 +54,7 @@ impl Default for SearchConfig {
             seed: 0x15_41,
             max_nodes: 4_000_000,
             ponder: false,
+            tuning: Tuning::default(),
         }
     }
 }
@@ -166,7 +170,7 @@ impl Searcher {
         let deadline =
             time.map(|t| start + t.saturating_sub((t / 20).min(Duration::from_millis(20))));
         let (tree, root) = self.prepare(game, color);
-        let params = Params::new(game.size(), self.config.playout);
+        let params = Params::tuned(game.size(), self.config.playout, &self.config.tuning);
         let shared = Shared::new(
             &tree,
             &root,
@@ -224,7 +228,7 @@ impl Searcher {
         report: &mut dyn FnMut(&Snapshot),
     ) -> Snapshot {
         let (tree, root) = self.prepare(game, color);
-        let params = Params::new(game.size(), self.config.playout);
+        let params = Params::tuned(game.size(), self.config.playout, &self.config.tuning);
         let shared = Shared::new(
             &tree,
             &root,
@@ -312,7 +316,7 @@ impl Searcher {
             passes,
             last: opponent_last,
         };
-        let params = Params::new(game.size(), self.config.playout);
+        let params = Params::tuned(game.size(), self.config.playout, &self.config.tuning);
         uct::prepare_root(&tree, &root, game, &params);
         (tree, root)
     }

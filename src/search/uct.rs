@@ -46,6 +46,100 @@ impl Params {
     }
 }
 
+/// Constants of the tree policy set by hand for a tuning match
+/// (`--tune explore=0.2,rave_equiv=1000`), over the defaults for the
+/// board size.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Tuning(Vec<(Knob, f64)>);
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Knob {
+    ExpandAt,
+    RaveEquiv,
+    Explore,
+    Fpu,
+    VirtualLoss,
+    Even,
+    Capture,
+    Escape,
+    SelfAtari,
+    Shape,
+    NearLast,
+    EmptyEdge,
+    ThirdLine,
+}
+
+const KNOBS: [(&str, Knob); 13] = [
+    ("expand_at", Knob::ExpandAt),
+    ("rave_equiv", Knob::RaveEquiv),
+    ("explore", Knob::Explore),
+    ("fpu", Knob::Fpu),
+    ("virtual_loss", Knob::VirtualLoss),
+    ("prior_even", Knob::Even),
+    ("prior_capture", Knob::Capture),
+    ("prior_escape", Knob::Escape),
+    ("prior_self_atari", Knob::SelfAtari),
+    ("prior_shape", Knob::Shape),
+    ("prior_near_last", Knob::NearLast),
+    ("prior_empty_edge", Knob::EmptyEdge),
+    ("prior_third_line", Knob::ThirdLine),
+];
+
+impl Tuning {
+    /// Parses `name=value` pairs separated by commas.
+    pub fn parse(text: &str) -> Result<Tuning, String> {
+        let mut knobs = Vec::new();
+        for pair in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let (name, value) = pair
+                .split_once('=')
+                .ok_or_else(|| format!("'{pair}' is not name=value"))?;
+            let knob = KNOBS
+                .iter()
+                .find(|(n, _)| *n == name.trim())
+                .map(|&(_, k)| k)
+                .ok_or_else(|| {
+                    let names: Vec<&str> = KNOBS.iter().map(|(n, _)| *n).collect();
+                    format!("unknown constant '{name}' (known: {})", names.join(", "))
+                })?;
+            let value: f64 = value
+                .trim()
+                .parse()
+                .ok()
+                .filter(|v: &f64| v.is_finite() && *v >= 0.0)
+                .ok_or_else(|| format!("'{pair}': the value must be a number >= 0"))?;
+            knobs.push((knob, value));
+        }
+        Ok(Tuning(knobs))
+    }
+}
+
+impl Params {
+    /// The defaults for the board size with `tuning` applied.
+    pub fn tuned(size: usize, kind: PlayoutKind, tuning: &Tuning) -> Params {
+        let mut p = Params::new(size, kind);
+        let count = |v: f64| v.round().min(u16::MAX as f64) as u16;
+        for &(knob, v) in &tuning.0 {
+            let pr = &mut p.priors;
+            match knob {
+                Knob::ExpandAt => p.expand_at = v.round().min(u32::MAX as f64) as u32,
+                Knob::RaveEquiv => p.rave_equiv = v.max(1.0),
+                Knob::Explore => p.explore = v,
+                Knob::Fpu => p.fpu = v,
+                Knob::VirtualLoss => p.virtual_loss = v.round().min(1000.0) as u32,
+                Knob::Even => pr.even = count(v),
+                Knob::Capture => pr.capture = count(v),
+                Knob::Escape => pr.escape = count(v),
+                Knob::SelfAtari => pr.self_atari = count(v),
+                Knob::Shape => pr.shape = count(v),
+                Knob::NearLast => pr.near_last = count(v),
+                Knob::EmptyEdge => pr.empty_edge = count(v),
+                Knob::ThirdLine => pr.third_line = count(v),
+            }
+        }
+        p
+    }
+}
+
 /// Turns a playout's final area counts into a result under the game's
 /// rules: komi, handicap compensation, who wins ties.
 #[derive(Clone, Copy, Debug)]
@@ -643,4 +737,35 @@ pub fn search(sh: &Shared, threads: usize, seed: u64) {
         let mix = (t as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         Worker::new(sh.root, seed ^ mix).run(sh);
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tuning_sets_only_the_named_constants() {
+        let tuning = Tuning::parse("explore=0.2, rave_equiv=1000,prior_even=12").unwrap();
+        let default = Params::new(9, PlayoutKind::Heavy);
+        let tuned = Params::tuned(9, PlayoutKind::Heavy, &tuning);
+        assert_eq!(tuned.explore, 0.2);
+        assert_eq!(tuned.rave_equiv, 1000.0);
+        assert_eq!(tuned.priors.even, 12);
+        assert_eq!(tuned.expand_at, default.expand_at);
+        assert_eq!(tuned.priors.capture, default.priors.capture);
+        assert_eq!(Tuning::parse("").unwrap(), Tuning::default());
+    }
+
+    #[test]
+    fn tuning_rejects_what_it_cannot_use() {
+        for bad in [
+            "explore",
+            "explore=",
+            "explore=-1",
+            "explore=nan",
+            "wobble=1",
+        ] {
+            assert!(Tuning::parse(bad).is_err(), "{bad}");
+        }
+    }
 }

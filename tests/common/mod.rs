@@ -214,7 +214,7 @@ use ishi::board::coord::{move_name, parse_vertex};
 use ishi::board::{Color, Move};
 use ishi::game::Game;
 use ishi::rules::Rules;
-use ishi::search::{Decision, Limits, PlayoutKind, SearchConfig, Searcher};
+use ishi::search::{Decision, Limits, PlayoutKind, SearchConfig, Searcher, Tuning};
 use std::process::ChildStdout;
 use std::sync::atomic::AtomicBool;
 
@@ -321,6 +321,12 @@ fn letter(c: Color) -> &'static str {
     }
 }
 
+/// Tree-search constants for a tuning match, from `ISHI_TUNE` (the
+/// `--tune` syntax).
+pub fn tuning_from_env() -> Result<Tuning, String> {
+    Tuning::parse(&std::env::var("ISHI_TUNE").unwrap_or_default())
+}
+
 /// Plays one game; every ishi move must be legal for both ishi's rules and
 /// GNU Go, or this returns an error.
 pub fn play_game(cfg: &MatchConfig, ishi: Color) -> Result<GameRecord, String> {
@@ -336,6 +342,7 @@ pub fn play_game(cfg: &MatchConfig, ishi: Color) -> Result<GameRecord, String> {
         playouts: Some(cfg.playouts),
         playout: cfg.playout,
         seed: cfg.seed,
+        tuning: tuning_from_env()?,
         ..SearchConfig::default()
     });
     let limits = Limits {
