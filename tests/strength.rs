@@ -12,10 +12,11 @@
 //! long), `ISHI_PARALLEL` (games played side by side, 1; with
 //! `ISHI_THREADS=1` this keeps both cores busy while GNU Go thinks).
 //! Colours alternate, ishi taking Black in the first game. A game ends on a
-//! resignation or after two passes, when GNU Go's `final_score` referees. Each result is printed as it comes, then the win
-//! rate with a 95% Wilson interval. With `ISHI_SGF_DIR` set, every game is
-//! also saved there as `game-<number>.sgf`, ishi's win rate after each of
-//! its moves in the game comment.
+//! resignation or after two passes, when GNU Go's `final_score` referees.
+//! Each result is printed as it comes, then the win rate with a 95% Wilson
+//! interval. With `ISHI_SGF_DIR` set, every game is also saved there as
+//! `game-<number>-seed-<seed>.sgf`, ishi's win rate after each of its moves
+//! in the game comment.
 
 mod common;
 
@@ -77,7 +78,8 @@ fn match_against_gnugo() {
         };
         let outcome = play_game(&cfg, ishi);
         if let (Ok(record), Ok(dir)) = (&outcome, std::env::var("ISHI_SGF_DIR")) {
-            let path = std::path::Path::new(&dir).join(format!("game-{:03}.sgf", g + 1));
+            let name = format!("game-{:03}-seed-{}.sgf", g + 1, cfg.seed);
+            let path = std::path::Path::new(&dir).join(name);
             if let Err(e) = std::fs::write(&path, &record.sgf) {
                 println!("cannot save {}: {e}", path.display());
             }
