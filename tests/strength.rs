@@ -8,9 +8,10 @@
 //! ```
 //!
 //! Other knobs: `ISHI_LEVEL` (GNU Go level, 10), `ISHI_PLAYOUT` (heavy or
-//! light), `ISHI_TUNE` (search constants, as for `ishi --tune`), `ISHI_SEED`, `ISHI_MINUTES` (start no new game after this
-//! long), `ISHI_PARALLEL` (games played side by side, 1; with
-//! `ISHI_THREADS=1` this keeps both cores busy while GNU Go thinks).
+//! light), `ISHI_TUNE` (search constants, as for `ishi --tune`),
+//! `ISHI_SEED`, `ISHI_MINUTES` (start no new game after this long),
+//! `ISHI_PARALLEL` (games played side by side, 1; with `ISHI_THREADS=1`
+//! this keeps both cores busy while GNU Go thinks).
 //! Colours alternate, ishi taking Black in the first game. A game ends on a
 //! resignation or after two passes, when GNU Go's `final_score` referees.
 //! Each result is printed as it comes, then the win rate with a 95% Wilson
@@ -22,7 +23,7 @@ mod common;
 
 use common::{play_game, wilson, MatchConfig};
 use ishi::board::Color;
-use ishi::search::PlayoutKind;
+use ishi::search::{PlayoutKind, Tuning};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
@@ -48,15 +49,15 @@ fn match_against_gnugo() {
             _ => PlayoutKind::Heavy,
         },
         seed: env("ISHI_SEED", 1),
+        tuning: Tuning::parse(&std::env::var("ISHI_TUNE").unwrap_or_default())
+            .unwrap_or_else(|e| panic!("ISHI_TUNE: {e}")),
     };
     println!(
         "ishi vs GNU Go level {}: {}x{} komi {} {} playouts/move {} threads {:?} playouts",
         cfg.level, cfg.size, cfg.size, cfg.komi, cfg.playouts, cfg.threads, cfg.playout
     );
-    match common::tuning_from_env() {
-        Ok(t) if t != Default::default() => println!("tuning: {t:?}"),
-        Ok(_) => {}
-        Err(e) => panic!("ISHI_TUNE: {e}"),
+    if cfg.tuning != Tuning::default() {
+        println!("tuning: {:?}", cfg.tuning);
     }
     let minutes: f64 = env("ISHI_MINUTES", f64::INFINITY);
     let parallel: usize = env("ISHI_PARALLEL", 1).max(1);
@@ -74,7 +75,7 @@ fn match_against_gnugo() {
         };
         let cfg = MatchConfig {
             seed: cfg.seed.wrapping_add(g as u64),
-            ..cfg
+            ..cfg.clone()
         };
         let outcome = play_game(&cfg, ishi);
         if let (Ok(record), Ok(dir)) = (&outcome, std::env::var("ISHI_SGF_DIR")) {

@@ -161,16 +161,14 @@ pub fn serve(
     }
     let stop = &signals.stop;
     while let Ok(item) = rx.recv() {
+        if item == Input::End {
+            break;
+        }
+        // Lines and interrupts were counted by the reader; the end was not.
+        signals.pending.fetch_sub(1, SeqCst);
         let (text, overlong) = match item {
-            Input::End => break,
-            Input::Interrupt => {
-                signals.pending.fetch_sub(1, SeqCst);
-                continue;
-            }
-            Input::Line { text, overlong } => {
-                signals.pending.fetch_sub(1, SeqCst);
-                (text, overlong)
-            }
+            Input::Line { text, overlong } => (text, overlong),
+            _ => continue,
         };
         let request = parse_line(&text);
         let mut quit = false;

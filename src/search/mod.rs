@@ -169,8 +169,7 @@ impl Searcher {
         // Leave a little for spawning, joining and answering.
         let deadline =
             time.map(|t| start + t.saturating_sub((t / 20).min(Duration::from_millis(20))));
-        let (tree, root) = self.prepare(game, color);
-        let params = Params::tuned(game.size(), self.config.playout, &self.config.tuning);
+        let (tree, root, params) = self.prepare(game, color);
         let shared = Shared::new(
             &tree,
             &root,
@@ -227,8 +226,7 @@ impl Searcher {
         stop: &AtomicBool,
         report: &mut dyn FnMut(&Snapshot),
     ) -> Snapshot {
-        let (tree, root) = self.prepare(game, color);
-        let params = Params::tuned(game.size(), self.config.playout, &self.config.tuning);
+        let (tree, root, params) = self.prepare(game, color);
         let shared = Shared::new(
             &tree,
             &root,
@@ -287,8 +285,8 @@ impl Searcher {
 
     /// The tree for this search: the kept subtree when the game went on
     /// from the kept root, else a fresh one; the root expanded with the
-    /// moves the rules allow now.
-    fn prepare(&mut self, game: &Game, color: Color) -> (Tree, Root) {
+    /// moves the rules allow now; and the tree constants for this board.
+    fn prepare(&mut self, game: &Game, color: Color) -> (Tree, Root, Params) {
         let max_nodes = self.config.max_nodes;
         let tree = match self.kept.take() {
             Some(kept) => match follow(&kept, game, color) {
@@ -318,7 +316,7 @@ impl Searcher {
         };
         let params = Params::tuned(game.size(), self.config.playout, &self.config.tuning);
         uct::prepare_root(&tree, &root, game, &params);
-        (tree, root)
+        (tree, root, params)
     }
 
     /// The move to play from the finished search, with game sense on top

@@ -48,6 +48,12 @@ pub fn on_threads<R: Send>(threads: usize, work: impl Fn(usize) -> R + Sync) -> 
     }
 }
 
+/// The generator seed of worker `t` in a run seeded with `seed`: distinct
+/// per worker, and worker 0's differs from `seed` itself.
+pub fn worker_seed(seed: u64, t: usize) -> u64 {
+    seed ^ (t as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

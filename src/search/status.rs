@@ -12,7 +12,7 @@
 //! - bent four in the corner, which counts as dead (Japanese rules settle it
 //!   so; elsewhere the attacker can remove every ko threat first).
 
-use super::pool::on_threads;
+use super::pool::{on_threads, worker_seed};
 use crate::board::{Bitboard, Board, Color, Move, Point};
 use crate::game::Game;
 use crate::score::{score_game, Score};
@@ -259,9 +259,7 @@ fn sample_ownership(game: &Game, config: &StatusConfig) -> Tally {
     let mut tally = Tally::new(len);
     let parts = on_threads(threads, |t| {
         let share = total / threads as u32 + u32::from((t as u32) < total % threads as u32);
-        let mut rng = SmallRng::seed_from_u64(
-            config.seed ^ (t as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15),
-        );
+        let mut rng = SmallRng::seed_from_u64(worker_seed(config.seed, t));
         let mut mine = Tally::new(len);
         for k in 0..share {
             // Half the playouts with each side first: a final position

@@ -6,7 +6,7 @@
 use super::bench::PlayoutKind;
 use super::playout::{play_out, PlayoutScratch, PlayoutStyle, WHITE_MOVE};
 use super::policy::{children_with_priors, LadderScratch, Priors};
-use super::pool::on_threads;
+use super::pool::{on_threads, worker_seed};
 use super::tree::{NewChild, NodeId, Tree, PASS};
 use crate::board::{Board, Color, Point};
 use crate::game::Game;
@@ -48,41 +48,37 @@ impl Params {
 
 /// Constants of the tree policy set by hand for a tuning match
 /// (`--tune explore=0.2,rave_equiv=1000`), over the defaults for the
-/// board size.
+/// board size: indices into [`KNOBS`] with their values.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Tuning(Vec<(Knob, f64)>);
+pub struct Tuning(Vec<(usize, f64)>);
 
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Knob {
-    ExpandAt,
-    RaveEquiv,
-    Explore,
-    Fpu,
-    VirtualLoss,
-    Even,
-    Capture,
-    Escape,
-    SelfAtari,
-    Shape,
-    NearLast,
-    EmptyEdge,
-    ThirdLine,
+/// A prior, in virtual playouts.
+fn visits(v: f64) -> u16 {
+    v.round().min(u16::MAX as f64) as u16
 }
 
-const KNOBS: [(&str, Knob); 13] = [
-    ("expand_at", Knob::ExpandAt),
-    ("rave_equiv", Knob::RaveEquiv),
-    ("explore", Knob::Explore),
-    ("fpu", Knob::Fpu),
-    ("virtual_loss", Knob::VirtualLoss),
-    ("prior_even", Knob::Even),
-    ("prior_capture", Knob::Capture),
-    ("prior_escape", Knob::Escape),
-    ("prior_self_atari", Knob::SelfAtari),
-    ("prior_shape", Knob::Shape),
-    ("prior_near_last", Knob::NearLast),
-    ("prior_empty_edge", Knob::EmptyEdge),
-    ("prior_third_line", Knob::ThirdLine),
+/// Sets one constant of the tree policy.
+type Setter = fn(&mut Params, f64);
+
+/// Every constant `--tune` can set: its name and how it is set.
+const KNOBS: [(&str, Setter); 13] = [
+    ("expand_at", |p, v| {
+        p.expand_at = v.round().min(u32::MAX as f64) as u32
+    }),
+    ("rave_equiv", |p, v| p.rave_equiv = v.max(1.0)),
+    ("explore", |p, v| p.explore = v),
+    ("fpu", |p, v| p.fpu = v),
+    ("virtual_loss", |p, v| {
+        p.virtual_loss = v.round().min(1000.0) as u32
+    }),
+    ("prior_even", |p, v| p.priors.even = visits(v)),
+    ("prior_capture", |p, v| p.priors.capture = visits(v)),
+    ("prior_escape", |p, v| p.priors.escape = visits(v)),
+    ("prior_self_atari", |p, v| p.priors.self_atari = visits(v)),
+    ("prior_shape", |p, v| p.priors.shape = visits(v)),
+    ("prior_near_last", |p, v| p.priors.near_last = visits(v)),
+    ("prior_empty_edge", |p, v| p.priors.empty_edge = visits(v)),
+    ("prior_third_line", |p, v| p.priors.third_line = visits(v)),
 ];
 
 impl Tuning {
@@ -95,8 +91,7 @@ impl Tuning {
                 .ok_or_else(|| format!("'{pair}' is not name=value"))?;
             let knob = KNOBS
                 .iter()
-                .find(|(n, _)| *n == name.trim())
-                .map(|&(_, k)| k)
+                .position(|(n, _)| *n == name.trim())
                 .ok_or_else(|| {
                     let names: Vec<&str> = KNOBS.iter().map(|(n, _)| *n).collect();
                     format!("unknown constant '{name}' (known: {})", names.join(", "))
@@ -117,24 +112,8 @@ impl Params {
     /// The defaults for the board size with `tuning` applied.
     pub fn tuned(size: usize, kind: PlayoutKind, tuning: &Tuning) -> Params {
         let mut p = Params::new(size, kind);
-        let count = |v: f64| v.round().min(u16::MAX as f64) as u16;
         for &(knob, v) in &tuning.0 {
-            let pr = &mut p.priors;
-            match knob {
-                Knob::ExpandAt => p.expand_at = v.round().min(u32::MAX as f64) as u32,
-                Knob::RaveEquiv => p.rave_equiv = v.max(1.0),
-                Knob::Explore => p.explore = v,
-                Knob::Fpu => p.fpu = v,
-                Knob::VirtualLoss => p.virtual_loss = v.round().min(1000.0) as u32,
-                Knob::Even => pr.even = count(v),
-                Knob::Capture => pr.capture = count(v),
-                Knob::Escape => pr.escape = count(v),
-                Knob::SelfAtari => pr.self_atari = count(v),
-                Knob::Shape => pr.shape = count(v),
-                Knob::NearLast => pr.near_last = count(v),
-                Knob::EmptyEdge => pr.empty_edge = count(v),
-                Knob::ThirdLine => pr.third_line = count(v),
-            }
+            (KNOBS[knob].1)(&mut p, v);
         }
         p
     }
@@ -458,7 +437,7 @@ impl Worker {
                 self.flush_ownership(sh);
             }
             if unreported == DONE_FLUSH {
-                self.flush_root_rave(sh);
+                self.flush_root(sh);
                 let done = sh.done.fetch_add(unreported, Ordering::Relaxed) + unreported;
                 unreported = 0;
                 if sh.should_halt(done) {
@@ -466,12 +445,14 @@ impl Worker {
                 }
             }
         }
-        self.flush_root_rave(sh);
+        self.flush_root(sh);
         sh.done.fetch_add(unreported, Ordering::Relaxed);
         self.flush_ownership(sh);
     }
 
-    fn flush_root_rave(&mut self, sh: &Shared) {
+    /// Adds the root's own counts and its children's AMAF counts, summed
+    /// since the last flush, to the tree.
+    fn flush_root(&mut self, sh: &Shared) {
         let root = sh.tree.node(sh.tree.root());
         if self.root_visits != 0 {
             root.visits.fetch_add(self.root_visits, Ordering::Relaxed);
@@ -734,8 +715,7 @@ pub fn prepare_root(tree: &Tree, root: &Root, game: &Game, params: &Params) {
 /// Runs `threads` workers on the shared search until it finishes.
 pub fn search(sh: &Shared, threads: usize, seed: u64) {
     on_threads(threads, |t| {
-        let mix = (t as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        Worker::new(sh.root, seed ^ mix).run(sh);
+        Worker::new(sh.root, worker_seed(seed, t)).run(sh);
     });
 }
 

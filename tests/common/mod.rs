@@ -285,7 +285,7 @@ impl Drop for Gtp {
     }
 }
 
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub struct MatchConfig {
     pub size: usize,
     pub komi: f64,
@@ -294,6 +294,8 @@ pub struct MatchConfig {
     pub level: u32,
     pub playout: PlayoutKind,
     pub seed: u64,
+    /// Tree-search constants changed for a tuning match.
+    pub tuning: Tuning,
 }
 
 #[derive(Debug)]
@@ -321,12 +323,6 @@ fn letter(c: Color) -> &'static str {
     }
 }
 
-/// Tree-search constants for a tuning match, from `ISHI_TUNE` (the
-/// `--tune` syntax).
-pub fn tuning_from_env() -> Result<Tuning, String> {
-    Tuning::parse(&std::env::var("ISHI_TUNE").unwrap_or_default())
-}
-
 /// Plays one game; every ishi move must be legal for both ishi's rules and
 /// GNU Go, or this returns an error.
 pub fn play_game(cfg: &MatchConfig, ishi: Color) -> Result<GameRecord, String> {
@@ -342,7 +338,7 @@ pub fn play_game(cfg: &MatchConfig, ishi: Color) -> Result<GameRecord, String> {
         playouts: Some(cfg.playouts),
         playout: cfg.playout,
         seed: cfg.seed,
-        tuning: tuning_from_env()?,
+        tuning: cfg.tuning.clone(),
         ..SearchConfig::default()
     });
     let limits = Limits {
@@ -378,11 +374,11 @@ pub fn play_game(cfg: &MatchConfig, ishi: Color) -> Result<GameRecord, String> {
     while moves < max_moves && !game.is_over() {
         let mv = if to_move == ishi {
             let outcome = searcher.genmove(&game, to_move, &limits, &stop);
-            if let Some(best) = outcome.snapshot.candidates.first() {
+            let best = outcome.snapshot.candidates.first();
+            if let Some(best) = best {
                 winrates.push(format!("{}:{:.2}", moves + 1, best.winrate));
             }
             if verbose {
-                let best = outcome.snapshot.candidates.first();
                 println!(
                     "  {moves:3} ishi {:?} -> {:?} winrate {:.3} lead {:.1}",
                     outcome.decision,
