@@ -428,17 +428,17 @@ impl Searcher {
         });
         let opponent_passed = root.passes >= 1;
         let endgame = opponent_passed || settled_share >= 0.85;
-        let pass_wins = || passing_wins(game, snap, color);
+        let pass_holds = || passing_does_not_lose(game, snap, color);
         let best_placement = snap.candidates.iter().find(|c| c.mv != Move::Pass);
 
         match best.mv {
             Move::Pass => {
                 if let Some((mv, value)) = best_gaining {
-                    if value >= acceptable || (opponent_passed && !pass_wins()) {
+                    if value >= acceptable || (opponent_passed && !pass_holds()) {
                         return Decision::Play(mv);
                     }
                 }
-                if opponent_passed && !pass_wins() {
+                if opponent_passed && !pass_holds() {
                     if let Some(c) = best_placement {
                         return Decision::Play(c.mv);
                     }
@@ -469,7 +469,7 @@ impl Searcher {
                 let nothing_left = !any_gain_left;
                 if nothing_left
                     && (territory || opponent_passed)
-                    && (!opponent_passed || pass_wins())
+                    && (!opponent_passed || pass_holds())
                 {
                     return Decision::Play(Move::Pass);
                 }
@@ -479,10 +479,12 @@ impl Searcher {
     }
 }
 
-/// Whether the game, ended now by a pass, is won by `color`, with dead
-/// stones judged by the search's own playouts (a chain is dead when its
-/// points mostly ended up the opponent's).
-fn passing_wins(game: &Game, snap: &Snapshot, color: Color) -> bool {
+/// Whether the game, ended now by a pass, is won or drawn by `color`, with
+/// dead stones judged by the search's own playouts (a chain is dead when
+/// its points mostly ended up the opponent's). A draw counts: playing on
+/// from a drawn position when the search finds nothing better only risks
+/// the draw (a seki group filling its own liberties, say).
+fn passing_does_not_lose(game: &Game, snap: &Snapshot, color: Color) -> bool {
     let board = game.board();
     let mut dead = Bitboard::EMPTY;
     for c in [Color::Black, Color::White] {
@@ -499,7 +501,7 @@ fn passing_wins(game: &Game, snap: &Snapshot, color: Color) -> bool {
         facts.first_passer_of_ending = Some(color);
     }
     let result = score(board, game.rules(), &facts, &dead, &Bitboard::EMPTY);
-    result.winner() == Some(color)
+    result.winner() != Some(color.opponent())
 }
 
 /// The snapshot's ownership at a point (Black positive), 0 when unknown.
