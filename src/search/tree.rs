@@ -8,7 +8,7 @@
 //! readers load the state with `Acquire` before touching the children.
 
 use crate::board::{Move, Point};
-use std::sync::atomic::{AtomicI64, AtomicU16, AtomicU32, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicI64, AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering};
 use std::sync::OnceLock;
 
 pub type NodeId = u32;
@@ -33,8 +33,11 @@ pub struct Node {
     prior_visits: AtomicU16,
     prior_wins: AtomicU16,
     first_child: AtomicU32,
-    pub visits: AtomicU32,
-    pub wins: AtomicU32,
+    /// Real playouts through this node and their wins, packed as
+    /// `visits << 32 | wins` so that one atomic add records a result and
+    /// one load reads a consistent pair. Each fits while a node has fewer
+    /// than 2^31 visits, as with two 32-bit counters.
+    results: AtomicU64,
     pub virtual_loss: AtomicU32,
     /// Playouts that started below no child of this node (it was a leaf,
     /// being expanded, or terminal): visits = children's visits + stops.
@@ -95,16 +98,28 @@ impl Node {
 
     #[inline]
     pub fn visits(&self) -> u32 {
-        self.visits.load(Ordering::Relaxed)
+        self.results().0
+    }
+
+    /// Real playouts and their half-point wins, read together.
+    #[inline]
+    pub fn results(&self) -> (u32, u32) {
+        let r = self.results.load(Ordering::Relaxed);
+        ((r >> 32) as u32, r as u32)
+    }
+
+    /// Counts `visits` more playouts that brought `wins` half points.
+    #[inline]
+    pub fn add_results(&self, visits: u32, wins: u32) {
+        self.results
+            .fetch_add(u64::from(visits) << 32 | u64::from(wins), Ordering::Relaxed);
     }
 
     /// Win rate of the mover over real playouts (0.5 before any).
     pub fn winrate(&self) -> f64 {
-        let n = self.visits();
-        if n == 0 {
-            0.5
-        } else {
-            self.wins.load(Ordering::Relaxed) as f64 / (2.0 * n as f64)
+        match self.results() {
+            (0, _) => 0.5,
+            (n, w) => w as f64 / (2.0 * n as f64),
         }
     }
 
@@ -146,8 +161,7 @@ impl Node {
         self.pruned.store(other.pruned.load(r), r);
         self.prior_visits.store(other.prior_visits.load(r), r);
         self.prior_wins.store(other.prior_wins.load(r), r);
-        self.visits.store(other.visits.load(r), r);
-        self.wins.store(other.wins.load(r), r);
+        self.results.store(other.results.load(r), r);
         self.stops.store(other.stops.load(r), r);
         self.rave_visits.store(other.rave_visits.load(r), r);
         self.rave_wins.store(other.rave_wins.load(r), r);
@@ -334,7 +348,7 @@ mod tests {
         assert!(!tree.node(root).try_begin_expansion());
         assert!(tree.expand(root, &[child(PASS), child(12), child(13)]));
         let c = tree.child_with_move(root, 13).unwrap();
-        tree.node(c).visits.store(5, Ordering::Relaxed);
+        tree.node(c).add_results(5, 0);
         assert!(tree.node(c).try_begin_expansion());
         assert!(tree.expand(c, &[child(20)]));
         let kept = tree.extract(c, 10_000);
