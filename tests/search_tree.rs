@@ -10,16 +10,16 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 struct Totals {
     nodes: usize,
-    leaked_virtual_loss: u64,
 }
 
 /// Checks every node: its visits are the sum of its children's visits
 /// plus the playouts that stopped at it (while it was a leaf or being
-/// expanded by another thread), and no virtual loss is left.
+/// expanded by another thread). Virtual loss is counted in a node's
+/// visits while a playout is below it, so virtual loss left behind breaks
+/// this sum at the deepest node that kept it.
 fn check(tree: &Tree, id: NodeId, totals: &mut Totals) {
     let node = tree.node(id);
     totals.nodes += 1;
-    totals.leaked_virtual_loss += node.virtual_loss.load(Ordering::Relaxed) as u64;
     let stops = node.stops.load(Ordering::Relaxed);
     let Some((first, n)) = node.children() else {
         assert_eq!(node.visits(), stops, "leaf {id}");
@@ -57,10 +57,7 @@ fn run(kind: PlayoutKind, threads: usize, playouts: u64, size: usize) {
     let done = shared.done.load(Ordering::Relaxed);
     assert!(done > 0 && done <= playouts);
     assert_eq!(tree.node(tree.root()).visits() as u64, done);
-    let mut totals = Totals {
-        nodes: 0,
-        leaked_virtual_loss: 0,
-    };
+    let mut totals = Totals { nodes: 0 };
     // The root is expanded before the search, so nothing stops there.
     let root_children: u32 = {
         let (first, n) = tree.node(tree.root()).children().unwrap();
@@ -68,7 +65,6 @@ fn run(kind: PlayoutKind, threads: usize, playouts: u64, size: usize) {
     };
     assert_eq!(root_children as u64, done);
     check(&tree, tree.root(), &mut totals);
-    assert_eq!(totals.leaked_virtual_loss, 0, "virtual loss left behind");
     assert!(totals.nodes > 100, "the tree grew: {} nodes", totals.nodes);
 }
 

@@ -33,17 +33,19 @@ pub struct Node {
     prior_visits: AtomicU16,
     prior_wins: AtomicU16,
     first_child: AtomicU32,
-    /// Real playouts through this node and their wins, packed as
+    /// Playouts through this node and their wins, packed as
     /// `visits << 32 | wins` so that one atomic add records a result and
     /// one load reads a consistent pair. Each fits while a node has fewer
-    /// than 2^31 visits, as with two 32-bit counters.
+    /// than 2^31 visits, as with two 32-bit counters. A playout still
+    /// below the node counts as its virtual loss: that many visits without
+    /// wins, which its result then replaces by one visit with its wins
+    /// (one atomic add on the way down, one on the way up).
     results: AtomicU64,
-    pub virtual_loss: AtomicU32,
     /// Playouts that started below no child of this node (it was a leaf,
     /// being expanded, or terminal): visits = children's visits + stops.
     pub stops: AtomicU32,
-    pub rave_visits: AtomicU32,
-    pub rave_wins: AtomicU32,
+    /// AMAF playouts and their half-point wins, packed like `results`.
+    rave: AtomicU64,
     /// Sum of final score margins for the mover, in half points.
     pub score_sum: AtomicI64,
 }
@@ -104,15 +106,61 @@ impl Node {
     /// Real playouts and their half-point wins, read together.
     #[inline]
     pub fn results(&self) -> (u32, u32) {
-        let r = self.results.load(Ordering::Relaxed);
-        ((r >> 32) as u32, r as u32)
+        unpack(self.results.load(Ordering::Relaxed))
     }
 
     /// Counts `visits` more playouts that brought `wins` half points.
     #[inline]
     pub fn add_results(&self, visits: u32, wins: u32) {
         self.results
-            .fetch_add(u64::from(visits) << 32 | u64::from(wins), Ordering::Relaxed);
+            .fetch_add(pack(visits, wins), Ordering::Relaxed);
+    }
+
+    /// AMAF playouts and their half-point wins, read together.
+    #[inline]
+    pub fn rave(&self) -> (u32, u32) {
+        unpack(self.rave.load(Ordering::Relaxed))
+    }
+
+    /// Counts `visits` more AMAF playouts that brought `wins` half points.
+    #[inline]
+    pub fn add_rave(&self, visits: u32, wins: u32) {
+        self.rave.fetch_add(pack(visits, wins), Ordering::Relaxed);
+    }
+
+    /// Counts one AMAF playout with a plain load and store instead of a
+    /// locked add: when two threads update the node at the same moment one
+    /// update is lost, visit and wins together (the pair is one word).
+    #[inline]
+    pub fn add_rave_lossy(&self, wins: u32) {
+        let r = self.rave.load(Ordering::Relaxed);
+        self.rave
+            .store(r.wrapping_add(pack(1, wins)), Ordering::Relaxed);
+    }
+
+    /// A playout passes down through this node: `virtual_loss` visits
+    /// without wins until [`Node::settle`] or [`Node::withdraw`].
+    #[inline]
+    pub fn add_virtual_loss(&self, virtual_loss: u32) {
+        self.results
+            .fetch_add(pack(virtual_loss, 0), Ordering::Relaxed);
+    }
+
+    /// The playout that added `virtual_loss` brought `wins` half points:
+    /// its virtual visits become one real visit with those wins.
+    #[inline]
+    pub fn settle(&self, virtual_loss: u32, wins: u32) {
+        // Wrapping: with a virtual loss above one the visit count falls.
+        // The low half never carries into it (wins <= 2 * visits < 2^32).
+        let delta = pack(1, wins).wrapping_sub(pack(virtual_loss, 0));
+        self.results.fetch_add(delta, Ordering::Relaxed);
+    }
+
+    /// The playout that added `virtual_loss` ended without a result.
+    #[inline]
+    pub fn withdraw(&self, virtual_loss: u32) {
+        self.results
+            .fetch_sub(pack(virtual_loss, 0), Ordering::Relaxed);
     }
 
     /// Win rate of the mover over real playouts (0.5 before any).
@@ -163,10 +211,20 @@ impl Node {
         self.prior_wins.store(other.prior_wins.load(r), r);
         self.results.store(other.results.load(r), r);
         self.stops.store(other.stops.load(r), r);
-        self.rave_visits.store(other.rave_visits.load(r), r);
-        self.rave_wins.store(other.rave_wins.load(r), r);
+        self.rave.store(other.rave.load(r), r);
         self.score_sum.store(other.score_sum.load(r), r);
     }
+}
+
+/// Visits and half-point wins as one word, visits in the high half.
+#[inline]
+fn pack(visits: u32, wins: u32) -> u64 {
+    u64::from(visits) << 32 | u64::from(wins)
+}
+
+#[inline]
+fn unpack(counts: u64) -> (u32, u32) {
+    ((counts >> 32) as u32, counts as u32)
 }
 
 const CHUNK_BITS: u32 = 16;
@@ -278,6 +336,17 @@ impl Tree {
             .store(children.len() as u16, Ordering::Relaxed);
         node.state.store(EXPANDED, Ordering::Release);
         true
+    }
+
+    /// The block of `n` nodes from `first`, as [`Node::children`] gives it:
+    /// one chunk lookup for all of them (a block never straddles chunks).
+    #[inline]
+    pub fn block(&self, first: NodeId, n: u32) -> &[Node] {
+        let chunk = self.chunks[(first >> CHUNK_BITS) as usize]
+            .get()
+            .expect("node ids come from alloc, which creates the chunk");
+        let start = (first & (CHUNK - 1)) as usize;
+        &chunk[start..start + n as usize]
     }
 
     /// The child of `parent` playing `mv`, if expanded and present.

@@ -281,32 +281,50 @@ fn top_two_visits(tree: &Tree) -> (u32, u32) {
     (best, second)
 }
 
-/// Virtual loss on every node of the current path; dropping the guard
-/// removes it, so an early return or a panic cannot leak it.
+/// Virtual loss on every node of the current path. Backing up a result
+/// settles it; a guard dropped before that (an early return, a panic)
+/// withdraws it, so it can never be left behind.
 struct VirtualLoss<'t, 'p> {
     tree: &'t Tree,
     path: &'p mut Vec<NodeId>,
     amount: u32,
+    settled: bool,
 }
 
-impl VirtualLoss<'_, '_> {
+impl<'t, 'p> VirtualLoss<'t, 'p> {
+    fn new(tree: &'t Tree, path: &'p mut Vec<NodeId>, amount: u32) -> VirtualLoss<'t, 'p> {
+        path.clear();
+        VirtualLoss {
+            tree,
+            path,
+            amount,
+            settled: false,
+        }
+    }
+
     #[inline]
     fn push(&mut self, id: NodeId) {
-        self.tree
-            .node(id)
-            .virtual_loss
-            .fetch_add(self.amount, Ordering::Relaxed);
+        self.tree.node(id).add_virtual_loss(self.amount);
         self.path.push(id);
+    }
+
+    /// Replaces the virtual loss on the path by one playout's result;
+    /// `wins_at(d)` gives the half-point wins of the node at depth `d`.
+    #[inline]
+    fn settle(&mut self, wins_at: impl Fn(usize) -> u32) {
+        for (d, &id) in (1..).zip(self.path.iter()) {
+            self.tree.node(id).settle(self.amount, wins_at(d));
+        }
+        self.settled = true;
     }
 }
 
 impl Drop for VirtualLoss<'_, '_> {
     fn drop(&mut self) {
-        for &id in self.path.iter() {
-            self.tree
-                .node(id)
-                .virtual_loss
-                .fetch_sub(self.amount, Ordering::Relaxed);
+        if !self.settled {
+            for &id in self.path.iter() {
+                self.tree.node(id).withdraw(self.amount);
+            }
         }
         self.path.clear();
     }
@@ -314,14 +332,15 @@ impl Drop for VirtualLoss<'_, '_> {
 
 /// A child's MC-RAVE value for its mover: real results blended with the
 /// AMAF results (Gelly & Silver's blend with a hand-set equivalence
-/// parameter), priors counted as real playouts, virtual loss as losses.
+/// parameter), priors counted as real playouts, virtual loss as losses
+/// (it is in the node's visits).
 #[inline]
 pub fn child_value(child: &super::tree::Node, params: &Params) -> (f64, u32) {
     let (prior_n, prior_w) = child.prior();
     let (real_visits, real_wins) = child.results();
-    let visits = real_visits + child.virtual_loss.load(Ordering::Relaxed) + prior_n;
+    let visits = real_visits + prior_n;
     let wins = real_wins + prior_w;
-    let rave_n = child.rave_visits.load(Ordering::Relaxed);
+    let (rave_n, rave_wins) = child.rave();
     let mut value = if visits > 0 {
         wins as f64 / (2.0 * visits as f64)
     } else {
@@ -330,9 +349,7 @@ pub fn child_value(child: &super::tree::Node, params: &Params) -> (f64, u32) {
     if rave_n > 0 {
         let (n, r) = (visits as f64, rave_n as f64);
         let beta = r / (r + n + r * n / params.rave_equiv);
-        // AMAF counts are updated without locking (see `Worker::playout`):
-        // a lost visit could leave more wins than visits.
-        let rave = (child.rave_wins.load(Ordering::Relaxed) as f64 / (2.0 * r)).min(1.0);
+        let rave = rave_wins as f64 / (2.0 * r);
         value = (1.0 - beta) * value + beta * rave;
     }
     (value, visits)
@@ -342,12 +359,11 @@ pub fn child_value(child: &super::tree::Node, params: &Params) -> (f64, u32) {
 fn select(tree: &Tree, parent: NodeId, params: &Params) -> Option<NodeId> {
     let p = tree.node(parent);
     let (first, n) = p.children()?;
-    let parent_visits = p.visits() + p.virtual_loss.load(Ordering::Relaxed);
+    let parent_visits = p.visits();
     let log_n = ((parent_visits + 1) as f64).ln();
     let mut best = None;
     let mut best_value = f64::NEG_INFINITY;
-    for id in first..first + n {
-        let child = tree.node(id);
+    for (id, child) in (first..).zip(tree.block(first, n)) {
         if child.is_pruned() {
             continue;
         }
@@ -467,8 +483,7 @@ impl Worker {
         for (k, counts) in self.root_rave.iter_mut().enumerate().take(n as usize) {
             if counts[0] != 0 {
                 let child = sh.tree.node(first + k as NodeId);
-                child.rave_visits.fetch_add(counts[0], Ordering::Relaxed);
-                child.rave_wins.fetch_add(counts[1], Ordering::Relaxed);
+                child.add_rave(counts[0], counts[1]);
                 *counts = [0, 0];
             }
         }
@@ -496,11 +511,7 @@ impl Worker {
         let root = sh.root;
         self.board.clone_from(&root.board);
         self.moves.clear();
-        let mut path = VirtualLoss {
-            tree,
-            path: &mut self.path,
-            amount: params.virtual_loss,
-        };
+        let mut path = VirtualLoss::new(tree, &mut self.path, params.virtual_loss);
         // The root carries no virtual loss (every playout passes through
         // it) and its counts are summed locally: path[d] is at depth d + 1.
         let mut node = tree.root();
@@ -510,7 +521,9 @@ impl Worker {
         while passes < 2 {
             let n = tree.node(node);
             if !n.is_expanded() {
-                let ripe = node == tree.root() || n.visits() >= params.expand_at;
+                // A node on the path carries this playout's virtual loss.
+                let ripe = node == tree.root()
+                    || n.visits() >= params.expand_at.saturating_add(params.virtual_loss);
                 if !ripe || tree.is_full() || !n.try_begin_expansion() {
                     break;
                 }
@@ -596,14 +609,12 @@ impl Worker {
         tree.node(leaf).stops.fetch_add(1, Ordering::Relaxed);
         self.root_visits += 1;
         self.root_wins += for_color(root.color.opponent()).0;
-        for (d, &id) in (1..).zip(path.path.iter()) {
-            let node = tree.node(id);
-            let mover = color_at_depth(d).opponent();
-            let (result, lead) = for_color(mover);
-            node.add_results(1, result);
-            if d == 1 {
-                node.score_sum.fetch_add(lead as i64, Ordering::Relaxed);
-            }
+        path.settle(|d| for_color(color_at_depth(d).opponent()).0);
+        if let Some(&first) = path.path.first() {
+            let lead = for_color(root.color).1;
+            tree.node(first)
+                .score_sum
+                .fetch_add(lead as i64, Ordering::Relaxed);
         }
 
         // AMAF: a child of the node at depth d gets the result if its move
@@ -634,10 +645,14 @@ impl Worker {
             let (result, _) = for_color(c);
             let mark = &self.mark;
             // The children whose move `c` played first, after this node.
-            let played = (first..first + n).enumerate().filter(|&(_, id)| {
-                let m = tree.node(id).mv() as usize;
-                m != PASS as usize && mark[m] == want
-            });
+            let played = tree
+                .block(first, n)
+                .iter()
+                .enumerate()
+                .filter(|(_, child)| {
+                    let m = child.mv() as usize;
+                    m != PASS as usize && mark[m] == want
+                });
             if d == 0 {
                 // The root's children: summed here, added in batches.
                 self.root_rave
@@ -655,11 +670,8 @@ impl Worker {
                 // one: 1.67 with them, 1.82 without, medians of
                 // interleaved runs). Fuego's lock-free search makes the
                 // same trade.
-                for (_, id) in played {
-                    let child = tree.node(id);
-                    let r = Ordering::Relaxed;
-                    child.rave_visits.store(child.rave_visits.load(r) + 1, r);
-                    child.rave_wins.store(child.rave_wins.load(r) + result, r);
+                for (_, child) in played {
+                    child.add_rave_lossy(result);
                 }
             }
         }
@@ -732,20 +744,48 @@ pub fn search(sh: &Shared, threads: usize, seed: u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::tree::Node;
 
     #[test]
-    fn amaf_counts_that_lost_a_visit_to_a_race_still_give_a_value_in_range() {
-        let params = Params::new(9, PlayoutKind::Heavy);
-        let child = Node::default();
-        child.add_results(1, 2);
-        // Two wins recorded for one AMAF visit: the other visit's store
-        // was overwritten by a second worker.
-        child.rave_visits.store(1, Ordering::Relaxed);
-        child.rave_wins.store(4, Ordering::Relaxed);
-        let (value, visits) = child_value(&child, &params);
-        assert!(value <= 1.0, "{value}");
-        assert_eq!(visits, 1);
+    fn virtual_loss_is_settled_by_a_result_or_withdrawn_when_dropped() {
+        let tree = Tree::new(1024);
+        let root = tree.root();
+        assert!(tree.node(root).try_begin_expansion());
+        let child = |mv| NewChild {
+            mv,
+            prior_visits: 0,
+            prior_wins: 0,
+        };
+        assert!(tree.expand(root, &[child(10), child(11)]));
+        let (a, b) = (
+            tree.child_with_move(root, 10).unwrap(),
+            tree.child_with_move(root, 11).unwrap(),
+        );
+        tree.node(a).add_results(2, 4);
+        let mut path = Vec::new();
+        {
+            let mut guard = VirtualLoss::new(&tree, &mut path, 3);
+            guard.push(a);
+            guard.push(b);
+            // While the playout is below them, each counts 3 lost visits.
+            assert_eq!(tree.node(a).results(), (5, 4));
+            assert_eq!(
+                child_value(tree.node(a), &Params::new(9, PlayoutKind::Light)).1,
+                5
+            );
+            // Abandoned without a result (an early return or a panic).
+        }
+        assert_eq!(tree.node(a).results(), (2, 4));
+        assert_eq!(tree.node(b).results(), (0, 0));
+        assert!(path.is_empty());
+        {
+            let mut guard = VirtualLoss::new(&tree, &mut path, 3);
+            guard.push(a);
+            guard.push(b);
+            // A win for the mover at depth 1, a loss at depth 2.
+            guard.settle(|d| if d == 1 { 2 } else { 0 });
+        }
+        assert_eq!(tree.node(a).results(), (3, 6));
+        assert_eq!(tree.node(b).results(), (1, 0));
     }
 
     #[test]
