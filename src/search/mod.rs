@@ -584,7 +584,7 @@ fn snapshot(tree: &Tree, root: &Root, shared: &uct::Shared, playouts: u64) -> Sn
                 winrate,
                 prior: child.prior().1 as f64 / prior_total,
                 lcb: (winrate - 1.96 * spread).max(0.0),
-                score_lead: child.score_sum.load(Ordering::Relaxed) as f64 / (2.0 * visits as f64),
+                score_lead: child.score_lead(),
                 pv,
             });
         }

@@ -46,8 +46,10 @@ pub struct Node {
     pub stops: AtomicU32,
     /// AMAF playouts and their half-point wins, packed like `results`.
     rave: AtomicU64,
-    /// Sum of final score margins for the mover, in half points.
-    pub score_sum: AtomicI64,
+    /// Sum of final score margins for the mover, in half points, over the
+    /// node's visits. Added with a plain load and store like the AMAF
+    /// pairs: a rare lost update only blurs an estimate.
+    score_sum: AtomicI64,
 }
 
 /// What a new child starts with.
@@ -154,6 +156,23 @@ impl Node {
         // The low half never carries into it (wins <= 2 * visits < 2^32).
         let delta = pack(1, wins).wrapping_sub(pack(virtual_loss, 0));
         self.results.fetch_add(delta, Ordering::Relaxed);
+    }
+
+    /// Mean final score margin for the mover, in points, over the node's
+    /// visits (0 before any).
+    pub fn score_lead(&self) -> f64 {
+        match self.visits() {
+            0 => 0.0,
+            n => self.score_sum.load(Ordering::Relaxed) as f64 / (2.0 * n as f64),
+        }
+    }
+
+    /// Adds one playout's final margin for the mover, in half points.
+    #[inline]
+    pub fn add_score_lossy(&self, margin: i32) {
+        let sum = self.score_sum.load(Ordering::Relaxed);
+        self.score_sum
+            .store(sum.wrapping_add(i64::from(margin)), Ordering::Relaxed);
     }
 
     /// The playout that added `virtual_loss` ended without a result.

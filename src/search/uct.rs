@@ -309,11 +309,15 @@ impl<'t, 'p> VirtualLoss<'t, 'p> {
     }
 
     /// Replaces the virtual loss on the path by one playout's result;
-    /// `wins_at(d)` gives the half-point wins of the node at depth `d`.
+    /// `result_at(d)` gives the half-point wins and score margin of the
+    /// node at depth `d`.
     #[inline]
-    fn settle(&mut self, wins_at: impl Fn(usize) -> u32) {
+    fn settle(&mut self, result_at: impl Fn(usize) -> (u32, i32)) {
         for (d, &id) in (1..).zip(self.path.iter()) {
-            self.tree.node(id).settle(self.amount, wins_at(d));
+            let node = self.tree.node(id);
+            let (wins, margin) = result_at(d);
+            node.settle(self.amount, wins);
+            node.add_score_lossy(margin);
         }
         self.settled = true;
     }
@@ -609,13 +613,7 @@ impl Worker {
         tree.node(leaf).stops.fetch_add(1, Ordering::Relaxed);
         self.root_visits += 1;
         self.root_wins += for_color(root.color.opponent()).0;
-        path.settle(|d| for_color(color_at_depth(d).opponent()).0);
-        if let Some(&first) = path.path.first() {
-            let lead = for_color(root.color).1;
-            tree.node(first)
-                .score_sum
-                .fetch_add(lead as i64, Ordering::Relaxed);
-        }
+        path.settle(|d| for_color(color_at_depth(d).opponent()));
 
         // AMAF: a child of the node at depth d gets the result if its move
         // was played first by the same colour anywhere after depth d.
@@ -782,10 +780,11 @@ mod tests {
             guard.push(a);
             guard.push(b);
             // A win for the mover at depth 1, a loss at depth 2.
-            guard.settle(|d| if d == 1 { 2 } else { 0 });
+            guard.settle(|d| if d == 1 { (2, 10) } else { (0, -10) });
         }
         assert_eq!(tree.node(a).results(), (3, 6));
         assert_eq!(tree.node(b).results(), (1, 0));
+        assert_eq!(tree.node(b).score_lead(), -5.0);
     }
 
     #[test]
