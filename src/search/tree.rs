@@ -280,12 +280,17 @@ impl Tree {
         self.root
     }
 
+    /// The nodes of the chunk holding `id`.
+    #[inline]
+    fn chunk(&self, id: NodeId) -> &[Node] {
+        self.chunks[(id >> CHUNK_BITS) as usize]
+            .get()
+            .expect("node ids come from alloc, which creates the chunk")
+    }
+
     #[inline]
     pub fn node(&self, id: NodeId) -> &Node {
-        let chunk = self.chunks[(id >> CHUNK_BITS) as usize]
-            .get()
-            .expect("node ids come from alloc, which creates the chunk");
-        &chunk[(id & (CHUNK - 1)) as usize]
+        &self.chunk(id)[(id & (CHUNK - 1)) as usize]
     }
 
     pub fn len(&self) -> usize {
@@ -361,11 +366,8 @@ impl Tree {
     /// one chunk lookup for all of them (a block never straddles chunks).
     #[inline]
     pub fn block(&self, first: NodeId, n: u32) -> &[Node] {
-        let chunk = self.chunks[(first >> CHUNK_BITS) as usize]
-            .get()
-            .expect("node ids come from alloc, which creates the chunk");
         let start = (first & (CHUNK - 1)) as usize;
-        &chunk[start..start + n as usize]
+        &self.chunk(first)[start..start + n as usize]
     }
 
     /// The child of `parent` playing `mv`, if expanded and present.
