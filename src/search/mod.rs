@@ -403,19 +403,16 @@ impl Searcher {
         // not: at the end every move may look equally won or lost).
         let best_gaining = {
             let mut found: Option<(Move, f64)> = None;
-            if let Some((first, n)) = tree.node(tree.root()).children() {
-                for id in first..first + n {
-                    let child = tree.node(id);
-                    let Move::Place(p) = child.as_move() else {
-                        continue;
-                    };
-                    if child.is_pruned() || !gains(p) {
-                        continue;
-                    }
-                    let (value, _) = uct::child_value(child, params);
-                    if found.is_none_or(|(_, v)| value > v) {
-                        found = Some((child.as_move(), value));
-                    }
+            for (_, child) in tree.children_of(tree.root()) {
+                let Move::Place(p) = child.as_move() else {
+                    continue;
+                };
+                if child.is_pruned() || !gains(p) {
+                    continue;
+                }
+                let (value, _) = uct::child_value(child, params);
+                if found.is_none_or(|(_, v)| value > v) {
+                    found = Some((child.as_move(), value));
                 }
             }
             found
@@ -552,42 +549,39 @@ fn snapshot(tree: &Tree, root: &Root, shared: &uct::Shared, playouts: u64) -> Sn
     let board = &root.board;
     let size = board.size();
     let mut candidates = Vec::new();
-    if let Some((first, n)) = tree.node(tree.root()).children() {
-        let prior_total: f64 = (first..first + n)
-            .map(|id| tree.node(id))
-            .filter(|c| !c.is_pruned())
-            .map(|c| c.prior().1 as f64)
-            .sum::<f64>()
-            .max(1.0);
-        for id in first..first + n {
-            let child = tree.node(id);
-            let visits = child.visits() as u64;
-            if child.is_pruned() || visits == 0 {
-                continue;
-            }
-            let winrate = child.winrate();
-            let spread = (winrate * (1.0 - winrate) / visits as f64).sqrt();
-            let mut pv = vec![child.as_move()];
-            let mut node = id;
-            while pv.len() < 24 {
-                match most_visited_child(tree, node) {
-                    Some(next) => {
-                        pv.push(tree.node(next).as_move());
-                        node = next;
-                    }
-                    None => break,
-                }
-            }
-            candidates.push(Candidate {
-                mv: child.as_move(),
-                visits,
-                winrate,
-                prior: child.prior().1 as f64 / prior_total,
-                lcb: (winrate - 1.96 * spread).max(0.0),
-                score_lead: child.score_lead(),
-                pv,
-            });
+    let children = || tree.children_of(tree.root());
+    let prior_total: f64 = children()
+        .filter(|(_, c)| !c.is_pruned())
+        .map(|(_, c)| c.prior().1 as f64)
+        .sum::<f64>()
+        .max(1.0);
+    for (id, child) in children() {
+        let visits = child.visits() as u64;
+        if child.is_pruned() || visits == 0 {
+            continue;
         }
+        let winrate = child.winrate();
+        let spread = (winrate * (1.0 - winrate) / visits as f64).sqrt();
+        let mut pv = vec![child.as_move()];
+        let mut node = id;
+        while pv.len() < 24 {
+            match most_visited_child(tree, node) {
+                Some(next) => {
+                    pv.push(tree.node(next).as_move());
+                    node = next;
+                }
+                None => break,
+            }
+        }
+        candidates.push(Candidate {
+            mv: child.as_move(),
+            visits,
+            winrate,
+            prior: child.prior().1 as f64 / prior_total,
+            lcb: (winrate - 1.96 * spread).max(0.0),
+            score_lead: child.score_lead(),
+            pv,
+        });
     }
     candidates.sort_by(|a, b| {
         b.visits
@@ -617,9 +611,8 @@ fn snapshot(tree: &Tree, root: &Root, shared: &uct::Shared, playouts: u64) -> Sn
 
 /// The root placement with the best value (priors and RAVE included).
 fn best_by_value(tree: &Tree, params: &Params) -> Option<Move> {
-    let (first, n) = tree.node(tree.root()).children()?;
-    (first..first + n)
-        .map(|id| tree.node(id))
+    tree.children_of(tree.root())
+        .map(|(_, c)| c)
         .filter(|c| !c.is_pruned() && c.mv() != PASS)
         .map(|c| (c.as_move(), uct::child_value(c, params).0))
         .max_by(|a, b| a.1.total_cmp(&b.1))
@@ -627,8 +620,8 @@ fn best_by_value(tree: &Tree, params: &Params) -> Option<Move> {
 }
 
 fn most_visited_child(tree: &Tree, node: NodeId) -> Option<NodeId> {
-    let (first, n) = tree.node(node).children()?;
-    (first..first + n)
-        .filter(|&id| !tree.node(id).is_pruned() && tree.node(id).visits() > 0)
-        .max_by_key(|&id| tree.node(id).visits())
+    tree.children_of(node)
+        .filter(|(_, c)| !c.is_pruned() && c.visits() > 0)
+        .max_by_key(|(_, c)| c.visits())
+        .map(|(id, _)| id)
 }

@@ -370,10 +370,17 @@ impl Tree {
         &self.chunk(first)[start..start + n as usize]
     }
 
+    /// The children of `parent` with their ids, none if it is not expanded.
+    pub fn children_of(&self, parent: NodeId) -> impl Iterator<Item = (NodeId, &Node)> {
+        let (first, n) = self.node(parent).children().unwrap_or((self.root, 0));
+        (first..).zip(self.block(first, n))
+    }
+
     /// The child of `parent` playing `mv`, if expanded and present.
     pub fn child_with_move(&self, parent: NodeId, mv: u16) -> Option<NodeId> {
-        let (first, n) = self.node(parent).children()?;
-        (first..first + n).find(|&c| self.node(c).mv() == mv)
+        self.children_of(parent)
+            .find(|(_, c)| c.mv() == mv)
+            .map(|(id, _)| id)
     }
 
     /// A new tree holding a copy of the subtree under `id` (tree reuse
@@ -389,11 +396,11 @@ impl Tree {
             let Some(new_first) = fresh.alloc(n) else {
                 continue;
             };
-            for k in 0..n {
-                fresh
-                    .node(new_first + k)
-                    .copy_stats_from(self.node(first + k));
-                queue.push((first + k, new_first + k));
+            let old_children = (first..).zip(self.block(first, n));
+            let new_children = (new_first..).zip(fresh.block(new_first, n));
+            for ((old_id, old_child), (new_id, new_child)) in old_children.zip(new_children) {
+                new_child.copy_stats_from(old_child);
+                queue.push((old_id, new_id));
             }
             let parent = fresh.node(new);
             parent.first_child.store(new_first, Ordering::Relaxed);

@@ -29,6 +29,11 @@ pub struct Params {
     pub fpu: f64,
     /// Losses a thread pretends while it is below a node.
     pub virtual_loss: u32,
+    /// Weight of the mean score margin beside the win rate: a child's
+    /// value gains `score_weight * tanh(margin / score_scale)`.
+    pub score_weight: f64,
+    /// Points of margin at which the score term is about three quarters full.
+    pub score_scale: f64,
     pub priors: Priors,
 }
 
@@ -41,6 +46,8 @@ impl Params {
             explore: 0.0,
             fpu: 1.1,
             virtual_loss: 3,
+            score_weight: 0.0,
+            score_scale: size as f64,
             priors: Priors::for_size(size),
         }
     }
@@ -61,7 +68,7 @@ fn visits(v: f64) -> u16 {
 type Setter = fn(&mut Params, f64);
 
 /// Every constant `--tune` can set: its name and how it is set.
-const KNOBS: [(&str, Setter); 13] = [
+const KNOBS: [(&str, Setter); 15] = [
     ("expand_at", |p, v| {
         p.expand_at = v.round().min(u32::MAX as f64) as u32
     }),
@@ -71,6 +78,8 @@ const KNOBS: [(&str, Setter); 13] = [
     ("virtual_loss", |p, v| {
         p.virtual_loss = v.round().min(1000.0) as u32
     }),
+    ("score_weight", |p, v| p.score_weight = v),
+    ("score_scale", |p, v| p.score_scale = v.max(0.1)),
     ("prior_even", |p, v| p.priors.even = visits(v)),
     ("prior_capture", |p, v| p.priors.capture = visits(v)),
     ("prior_escape", |p, v| p.priors.escape = visits(v)),
@@ -261,12 +270,8 @@ impl<'a> Shared<'a> {
 }
 
 fn top_two_visits(tree: &Tree) -> (u32, u32) {
-    let Some((first, n)) = tree.node(tree.root()).children() else {
-        return (0, 0);
-    };
     let (mut best, mut second) = (0, 0);
-    for id in first..first + n {
-        let node = tree.node(id);
+    for (_, node) in tree.children_of(tree.root()) {
         if node.is_pruned() {
             continue;
         }
@@ -355,6 +360,9 @@ pub fn child_value(child: &super::tree::Node, params: &Params) -> (f64, u32) {
         let beta = r / (r + n + r * n / params.rave_equiv);
         let rave = rave_wins as f64 / (2.0 * r);
         value = (1.0 - beta) * value + beta * rave;
+    }
+    if params.score_weight > 0.0 && real_visits > 0 {
+        value += params.score_weight * (child.score_lead() / params.score_scale).tanh();
     }
     (value, visits)
 }
@@ -481,12 +489,8 @@ impl Worker {
             root.add_results(self.root_visits, self.root_wins);
             (self.root_visits, self.root_wins) = (0, 0);
         }
-        let Some((first, n)) = root.children() else {
-            return;
-        };
-        for (k, counts) in self.root_rave.iter_mut().enumerate().take(n as usize) {
+        for ((_, child), counts) in sh.tree.children_of(sh.tree.root()).zip(&mut self.root_rave) {
             if counts[0] != 0 {
-                let child = sh.tree.node(first + k as NodeId);
                 child.add_rave(counts[0], counts[1]);
                 *counts = [0, 0];
             }
@@ -709,9 +713,8 @@ fn record_ownership(b: &Board, ownership: &mut [i64]) {
 pub fn prepare_root(tree: &Tree, root: &Root, game: &Game, params: &Params) {
     let node = tree.node(tree.root());
     let legal = |p: Point| game.is_legal(root.color, crate::board::Move::Place(p));
-    if let Some((first, n)) = node.children() {
-        for id in first..first + n {
-            let child = tree.node(id);
+    if node.children().is_some() {
+        for (_, child) in tree.children_of(tree.root()) {
             let ok = child.mv() == PASS || legal(Point(child.mv() as usize));
             child.set_pruned(!ok);
         }
