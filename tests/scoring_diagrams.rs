@@ -369,3 +369,87 @@ fn a_group_that_looks_dead_but_is_alive_in_ko() {
     // D8 and one prisoner, + 6.5.
     assert_eq!(j.score.to_string(), "B+48.5");
 }
+
+/// From a 19×19 game lost at the count (seed 4056): the black chain E1-G3
+/// and the white stone G1 share F1 and G2. It looks like a seki, but White
+/// can sacrifice two stones at G2: Black must capture at F1 and is left
+/// with one two-point eye (F1 G1 after the capture), which White fills again. The
+/// black chain is dead and G1 alive; the count must not call it a seki.
+#[test]
+fn a_two_stone_sacrifice_that_kills_breaks_a_false_seki() {
+    let g = game(
+        "
+        . . . . . . .
+        . . . . . . .
+        . . . . . . .
+        . . . O O O O
+        . . . O O X X
+        . . . O X X .
+        . . . O X . O",
+        "chinese",
+    );
+    let j = judge(&g, &config());
+    assert!(j.seki.is_empty(), "no seki: {:?}", j.seki);
+    for v in ["E1", "E2", "F2", "F3", "G3"] {
+        assert!(dead_at(&j, &g, v), "{v} is dead");
+    }
+    assert!(!dead_at(&j, &g, "G1"), "G1 lives");
+    assert_eq!(j.score.to_string(), "W+56.5");
+}
+
+/// From a 9×9 game lost at the count (seed 5038): White's corner group
+/// has two empty points, H9 and J8, with a black stone on J9 between them.
+/// Black J8 (or H9) is a two-stone sacrifice: after White captures, White
+/// has one two-point eye. The white group is dead.
+#[test]
+fn two_points_around_a_sacrifice_are_one_eye() {
+    let g = game(
+        "
+        . . . . . X O . X
+        . . . . . X O O .
+        . . . . . X X O O
+        . . . . . . X O O
+        . . . . . . X X O
+        . . . . . . . X X
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .",
+        "chinese",
+    );
+    let j = judge(&g, &config());
+    assert!(j.seki.is_empty(), "no seki: {:?}", j.seki);
+    for v in ["G9", "G8", "H8", "H7", "J7", "H6", "J6", "J5"] {
+        assert!(dead_at(&j, &g, v), "{v} is dead");
+    }
+    assert!(!dead_at(&j, &g, "J9"), "J9 lives");
+}
+
+/// From a 9×9 game (seed 5006): the black group G9-J5 and the white pair
+/// J8-J9 share H9 and J7, and neither side can fill them. White H9 gives
+/// up three stones: Black captures at J7 and is left with a bent three in
+/// the corner (H9 J9 J8), one eye, which White kills at J9. The black
+/// group is dead, not in seki (GNU Go 3.8 calls it alive and J8-J9 dead).
+#[test]
+fn a_three_stone_sacrifice_leaves_a_bent_three() {
+    let g = game(
+        "
+        O . O . O O X . O
+        . O . O . O X X O
+        O . O . O O O X .
+        . O O O O X X X X
+        O O O . O O O O X
+        . O O O X X X X O
+        O O X X X . X X O
+        X X . X O X . O O
+        . . X O O O O . O",
+        "chinese",
+    );
+    let j = judge(&g, &config());
+    assert!(j.seki.is_empty(), "no seki: {:?}", j.seki);
+    for v in ["G9", "H7", "F6", "J5"] {
+        assert!(dead_at(&j, &g, v), "{v} is dead");
+    }
+    for v in ["J8", "J9"] {
+        assert!(!dead_at(&j, &g, v), "{v} lives");
+    }
+}

@@ -9,6 +9,9 @@
 //!   their small enclosures always are;
 //! - seki: chains of both colours sharing liberties that neither side can
 //!   fill without self-atari, and whose other liberties are eyes;
+//! - sacrifices of two or three stones that the playouts never try: a
+//!   chain they leave with one small eye after the capture is dead, not in
+//!   seki;
 //! - bent four in the corner, which counts as dead (Japanese rules settle it
 //!   so; elsewhere the attacker can remove every ko threat first).
 
@@ -99,6 +102,9 @@ pub fn judge(game: &Game, config: &StatusConfig) -> Judgement {
     }
     let (bent_four_dead, bent_four_alive) = bent_fours_in_corners(board);
     dead = (dead | bent_four_dead).and_not(&bent_four_alive);
+    // The playouts never sacrifice more than one stone, so they miss these.
+    let (sacrifice_dead, sacrifice_alive) = killed_by_sacrifice(board, &pass_alive);
+    dead = (dead | sacrifice_dead).and_not(&sacrifice_alive);
 
     let seki = seki_chains(board, &dead, &pass_alive).and_not(&(bent_four_dead | bent_four_alive));
     dead = dead.and_not(&seki);
@@ -306,6 +312,13 @@ fn self_atari_size(board: &Board, color: Color, p: Point) -> Option<u32> {
     if prediction.captures > 0 {
         return None;
     }
+    let (size, liberties) = chain_after(board, color, p);
+    (liberties.count() <= 1).then_some(size)
+}
+
+/// The size and liberties of the chain `color` would form at `p`, ignoring
+/// captures.
+fn chain_after(board: &Board, color: Color, p: Point) -> (u32, Bitboard) {
     let stride = board.stride();
     let mut liberties = Bitboard::single(p.0).neighbours(stride) & board.empty_points();
     let mut size = 1;
@@ -321,7 +334,52 @@ fn self_atari_size(board: &Board, color: Color, p: Point) -> Option<u32> {
         }
     }
     liberties.clear(p.0);
-    (liberties.count() <= 1).then_some(size)
+    (size, liberties)
+}
+
+/// Whether `color` at `p`, a self-atari of at most three stones, is a
+/// sacrifice that kills: once the opponent captures it, the capturing chain
+/// has no liberties but the captured points, one eye too small to make two
+/// (a snapback when it is a single point). Without this test a chain whose
+/// two liberties it shares with a small opposing group inside its eye space
+/// passes for a seki.
+fn killing_sacrifice(board: &Board, color: Color, p: Point) -> bool {
+    // Cheap necessary conditions before copying the board: the capture
+    // point has no empty neighbour but `p`, and the opposing chains around
+    // it no liberty but `p` and itself.
+    let (size, liberties) = chain_after(board, color, p);
+    let mut only = liberties.iter().map(Point);
+    let (Some(capture_at), None) = (only.next(), only.next()) else {
+        return false;
+    };
+    let mut allowed = Bitboard::single(p.0);
+    allowed.set(capture_at.0);
+    let opponent = color.opponent();
+    let closed = board.neighbours(capture_at).into_iter().all(|q| {
+        let q = Point(q);
+        match board.color_at(q) {
+            None => q == p || !board.is_empty_at(q),
+            Some(c) if c == opponent => board.chain_liberties(q).and_not(&allowed).is_empty(),
+            Some(_) => true,
+        }
+    });
+    if size > 3 || !closed {
+        return false;
+    }
+    let mut b = board.clone();
+    b.place_unchecked(color, p);
+    let sacrificed = b.chain_stones(p);
+    if b.atari_liberty(p) != Some(capture_at) {
+        return false;
+    }
+    if !b.is_legal_no_suicide(opponent, capture_at) {
+        return false;
+    }
+    b.place_unchecked(opponent, capture_at);
+    let eye = b.chain_liberties(capture_at);
+    // A lone capturer in a one-point eye could retake as a ko: not a kill.
+    let ko = eye.count() == 1 && b.chain_len(capture_at) == 1;
+    !eye.is_empty() && eye.and_not(&sacrificed).is_empty() && !ko
 }
 
 /// A reply to the last move: capture an opposing chain it left in atari, or
@@ -400,9 +458,63 @@ fn status_playout(
 // ---- structure -------------------------------------------------------------
 
 /// Whether `color` can play at `p` without the new chain being left in
-/// atari (or without liberties) and without capturing: "approaching".
+/// atari (or without liberties) and without capturing, or as a sacrifice
+/// that kills: "approaching".
 fn can_approach(board: &Board, color: Color, p: Point) -> bool {
-    board.is_legal_no_suicide(color, p) && self_atari_size(board, color, p).is_none()
+    board.is_legal_no_suicide(color, p)
+        && match self_atari_size(board, color, p) {
+            None => true,
+            Some(n) => n <= 3 && killing_sacrifice(board, color, p),
+        }
+}
+
+/// Chains a sacrifice kills however they play: at a liberty `p` they share
+/// with opposing stones inside their eye space, the opponent has a self-atari
+/// of two or three stones that leaves them, once they capture, with one
+/// small eye ([`killing_sacrifice`]), while they can fill neither `p` nor
+/// the capture point themselves without self-atari. Returns those chains
+/// and the sacrificer's stones next to `p` and the capture point, which
+/// live once the chains are taken.
+fn killed_by_sacrifice(board: &Board, pass_alive: &Bitboard) -> (Bitboard, Bitboard) {
+    let stride = board.stride();
+    let shared = board.empty_points()
+        & board.stones(Color::Black).neighbours(stride)
+        & board.stones(Color::White).neighbours(stride);
+    let mut dead = Bitboard::EMPTY;
+    let mut alive = Bitboard::EMPTY;
+    for p in shared.iter().map(Point) {
+        for c in [Color::Black, Color::White] {
+            if !board.is_legal_no_suicide(c, p)
+                || !matches!(self_atari_size(board, c, p), Some(2 | 3))
+                || !killing_sacrifice(board, c, p)
+            {
+                continue;
+            }
+            let Some(capture_at) = chain_after(board, c, p).1.iter().next().map(Point) else {
+                continue;
+            };
+            let owner = c.opponent();
+            let around = |q: Point, colour: Color| {
+                let mut chains = Bitboard::EMPTY;
+                for r in board.neighbours(q).into_iter().map(Point) {
+                    if board.color_at(r) == Some(colour) {
+                        chains |= board.chain_stones(r);
+                    }
+                }
+                chains
+            };
+            let victims = around(capture_at, owner);
+            let stuck = [p, capture_at]
+                .iter()
+                .all(|&q| !can_approach(board, owner, q));
+            if victims.is_empty() || victims.intersects(pass_alive) || !stuck {
+                continue;
+            }
+            dead |= victims;
+            alive |= around(p, c) | around(capture_at, c);
+        }
+    }
+    (dead, alive)
 }
 
 /// Chains in seki: after taking off the chains judged dead, an empty point
