@@ -1,6 +1,8 @@
 //! Finished positions drawn as diagrams, with the verdict a strong player
 //! (and the rules) would give.
 
+mod common;
+
 use ishi::board::coord::parse_vertex;
 use ishi::board::{Bitboard, Board, Color, Move, Point};
 use ishi::game::Game;
@@ -71,19 +73,7 @@ fn dead_stone_inside_territory_is_removed() {
 fn seki_counts_under_area_but_not_under_japanese() {
     // The white C column and the black D-E chain share D9 and D1: whoever
     // fills one is captured, so both live without eyes.
-    let g = game(
-        "
-        . X O . X O O O .
-        X X O X X O O O O
-        . X O X X O O O .
-        X X O X X O O O O
-        X X O X X O O O O
-        X X O X X O O O O
-        X X O X X O O O O
-        X X O X X O O O O
-        X X O . X O O O O",
-        "chinese",
-    );
+    let g = game(common::SEKI_WITHOUT_EYES, "chinese");
     let j = judge(&g, &config());
     assert!(j.dead.is_empty(), "nothing is dead: {:?}", j.dead);
     assert!(j.seki.contains(at(&g, "C5").0));

@@ -1,6 +1,8 @@
 //! Game sense at the end: pass only when passing does not lose and no move
 //! still gains; never fill own territory under territory rules.
 
+mod common;
+
 use ishi::board::coord::move_name;
 use ishi::board::{Board, Color, Move};
 use ishi::game::Game;
@@ -76,27 +78,39 @@ fn does_not_fill_own_territory_under_territory_rules() {
     assert_eq!(black_answers(SETTLED, "japanese", false), "pass");
 }
 
-/// From a game against GNU Go (colours swapped): Black's corner group at
-/// the top right lives in seki with White J7 (J8 and J6 are shared
-/// liberties), and passing now draws: with Black's four stones at the
-/// bottom right dead, Black's area is 36 + 7 komi and White's 43. Black
-/// used to play on because a draw is not a win, and filled its own seki
-/// liberty at J8, letting White capture the group.
-const SEKI_DRAW: &str = "
-    O O O O X X X X X
-    O X O O O O O X .
-    X X X O . O X X O
-    X . X O O O O X .
-    X X X X X O X X X
-    . X . X O O X O O
-    X X X X X O O O O
-    O O X X O O X O .
-    . O O O . O X X X";
-
 #[test]
 fn passes_into_a_draw_rather_than_fill_a_seki_liberty() {
+    // The white C column and the black D-E chain share D9 and D1 in seki:
+    // whoever fills one is captured. Black's area is 18 + 16 seki stones,
+    // White's 36 + 9 seki stones, so with komi -11 passing now draws. Black
+    // used to play on because a draw is not a win and fill its own seki
+    // liberty, letting White capture the chain. (An earlier version of this
+    // test used a corner from a game against GNU Go that looked like a seki;
+    // it is not one, White kills it with a two-stone sacrifice, and GNU Go's
+    // `final_status_list` agrees.)
     assert_eq!(
-        black_answers_with_komi(SEKI_DRAW, "chinese", -7.0, true),
+        black_answers_with_komi(common::SEKI_WITHOUT_EYES, "chinese", -11.0, true),
         "pass"
     );
+}
+
+/// The black chain E1-G3 looks like it shares F1 and G2 with White G1 in
+/// seki, but White G2 gives up two stones and leaves it one two-point eye
+/// after the capture: it is dead (see tests/scoring_diagrams.rs). With
+/// komi -40.5 Black wins if the chain counts as alive and loses if it is
+/// dead, so after White's pass Black must not pass too; the heavy playouts,
+/// which never play the sacrifice, cannot tell. Every other point is
+/// settled, so nothing else keeps Black from passing.
+#[test]
+fn does_not_pass_when_a_sacrifice_kills_a_chain_the_playouts_keep_alive() {
+    let position = "
+        . O . O O O O
+        O O O O O O O
+        O . O O O O O
+        O O O O O O O
+        O O O O O X X
+        O O O O X X .
+        O O O O X . O";
+    let answer = black_answers_with_komi(position, "chinese", -40.5, true);
+    assert_ne!(answer, "pass");
 }

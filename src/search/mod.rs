@@ -478,7 +478,8 @@ impl Searcher {
 
 /// Whether the game, ended now by a pass, is won or drawn by `color`, with
 /// dead stones judged by the search's own playouts (a chain is dead when
-/// its points mostly ended up the opponent's). A draw counts: playing on
+/// its points mostly ended up the opponent's) and by the sacrifices they
+/// never try. A draw counts: playing on
 /// from a drawn position when the search finds nothing better only risks
 /// the draw (a seki group filling its own liberties, say).
 fn passing_does_not_lose(game: &Game, snap: &Snapshot, color: Color) -> bool {
@@ -492,6 +493,7 @@ fn passing_does_not_lose(game: &Game, snap: &Snapshot, color: Color) -> bool {
             }
         }
     }
+    let dead = status::with_sacrifices(board, dead);
     let mut facts = GameFacts::of(game);
     facts.passes[color.index()] += 1;
     if facts.first_passer_of_ending.is_none() {

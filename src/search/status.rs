@@ -103,8 +103,7 @@ pub fn judge(game: &Game, config: &StatusConfig) -> Judgement {
     let (bent_four_dead, bent_four_alive) = bent_fours_in_corners(board);
     dead = (dead | bent_four_dead).and_not(&bent_four_alive);
     // The playouts never sacrifice more than one stone, so they miss these.
-    let (sacrifice_dead, sacrifice_alive) = killed_by_sacrifice(board, &pass_alive);
-    dead = (dead | sacrifice_dead).and_not(&sacrifice_alive);
+    dead = with_sacrifices(board, dead);
 
     let seki = seki_chains(board, &dead, &pass_alive).and_not(&(bent_four_dead | bent_four_alive));
     dead = dead.and_not(&seki);
@@ -116,6 +115,14 @@ pub fn judge(game: &Game, config: &StatusConfig) -> Judgement {
         score: score_game(game, &dead, &seki),
         score_lead: tally.mean_margin(game),
     }
+}
+
+/// `dead` (judged from playouts) corrected by what the structure shows
+/// about sacrifices the playouts never try ([`killed_by_sacrifice`]).
+pub fn with_sacrifices(board: &Board, dead: Bitboard) -> Bitboard {
+    let pass_alive = board.pass_alive(Color::Black).chains | board.pass_alive(Color::White).chains;
+    let (sacrifice_dead, sacrifice_alive) = killed_by_sacrifice(board, &pass_alive);
+    (dead | sacrifice_dead).and_not(&sacrifice_alive)
 }
 
 /// The same judgement for a position in mid-game: ownership and expected

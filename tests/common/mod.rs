@@ -451,3 +451,17 @@ pub fn wilson(wins: usize, n: usize) -> (f64, f64) {
     let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denominator;
     ((centre - half).max(0.0), (centre + half).min(1.0))
 }
+
+/// A seki without eyes: the white C column and the black D-E chain share
+/// D9 and D1, and whoever fills one is captured. Black's area is 18 + 16
+/// seki stones, White's 36 + 9 seki stones.
+pub const SEKI_WITHOUT_EYES: &str = "
+    . X O . X O O O .
+    X X O X X O O O O
+    . X O X X O O O .
+    X X O X X O O O O
+    X X O X X O O O O
+    X X O X X O O O O
+    X X O X X O O O O
+    X X O X X O O O O
+    X X O . X O O O O";
