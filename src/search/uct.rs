@@ -791,6 +791,41 @@ mod tests {
     }
 
     #[test]
+    fn a_score_weight_prefers_the_larger_margin_at_equal_wins() {
+        let tree = Tree::new(1024);
+        let root = tree.root();
+        assert!(tree.node(root).try_begin_expansion());
+        let child = |mv| NewChild {
+            mv,
+            prior_visits: 0,
+            prior_wins: 0,
+        };
+        assert!(tree.expand(root, &[child(10), child(11)]));
+        let (a, b) = (
+            tree.child_with_move(root, 10).unwrap(),
+            tree.child_with_move(root, 11).unwrap(),
+        );
+        // Two wins in four playouts each; A by 20 points, B by 2 (half points).
+        for (id, margin) in [(a, 40), (b, 4)] {
+            tree.node(id).add_results(4, 4);
+            (0..4).for_each(|_| tree.node(id).add_score_lossy(margin));
+        }
+        let plain = Params::new(9, PlayoutKind::Light);
+        assert_eq!(
+            child_value(tree.node(a), &plain),
+            child_value(tree.node(b), &plain)
+        );
+        let scored = Params::tuned(
+            9,
+            PlayoutKind::Light,
+            &Tuning::parse("score_weight=0.05").unwrap(),
+        );
+        let (va, _) = child_value(tree.node(a), &scored);
+        let (vb, _) = child_value(tree.node(b), &scored);
+        assert!(va > vb && va - 0.5 <= 0.05, "{va} {vb}");
+    }
+
+    #[test]
     fn tuning_sets_only_the_named_constants() {
         let tuning = Tuning::parse("explore=0.2, rave_equiv=1000,prior_even=12").unwrap();
         let default = Params::new(9, PlayoutKind::Heavy);
