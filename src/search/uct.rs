@@ -746,8 +746,8 @@ pub fn search(sh: &Shared, threads: usize, seed: u64) {
 mod tests {
     use super::*;
 
-    #[test]
-    fn virtual_loss_is_settled_by_a_result_or_withdrawn_when_dropped() {
+    /// A tree whose root has two children without priors.
+    fn root_with_two_children() -> (Tree, NodeId, NodeId) {
         let tree = Tree::new(1024);
         let root = tree.root();
         assert!(tree.node(root).try_begin_expansion());
@@ -757,10 +757,14 @@ mod tests {
             prior_wins: 0,
         };
         assert!(tree.expand(root, &[child(10), child(11)]));
-        let (a, b) = (
-            tree.child_with_move(root, 10).unwrap(),
-            tree.child_with_move(root, 11).unwrap(),
-        );
+        let a = tree.child_with_move(root, 10).unwrap();
+        let b = tree.child_with_move(root, 11).unwrap();
+        (tree, a, b)
+    }
+
+    #[test]
+    fn virtual_loss_is_settled_by_a_result_or_withdrawn_when_dropped() {
+        let (tree, a, b) = root_with_two_children();
         tree.node(a).add_results(2, 4);
         let mut path = Vec::new();
         {
@@ -792,19 +796,7 @@ mod tests {
 
     #[test]
     fn a_score_weight_prefers_the_larger_margin_at_equal_wins() {
-        let tree = Tree::new(1024);
-        let root = tree.root();
-        assert!(tree.node(root).try_begin_expansion());
-        let child = |mv| NewChild {
-            mv,
-            prior_visits: 0,
-            prior_wins: 0,
-        };
-        assert!(tree.expand(root, &[child(10), child(11)]));
-        let (a, b) = (
-            tree.child_with_move(root, 10).unwrap(),
-            tree.child_with_move(root, 11).unwrap(),
-        );
+        let (tree, a, b) = root_with_two_children();
         // Two wins in four playouts each; A by 20 points, B by 2 (half points).
         for (id, margin) in [(a, 40), (b, 4)] {
             tree.node(id).add_results(4, 4);
