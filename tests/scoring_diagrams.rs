@@ -363,8 +363,9 @@ fn a_group_that_looks_dead_but_is_alive_in_ko() {
 /// From a 19×19 game lost at the count (seed 4056): the black chain E1-G3
 /// and the white stone G1 share F1 and G2. It looks like a seki, but White
 /// can sacrifice two stones at G2: Black must capture at F1 and is left
-/// with one two-point eye (F1 G1 after the capture), which White fills again. The
-/// black chain is dead and G1 alive; the count must not call it a seki.
+/// with one two-point eye (G1 G2, the captured points), which White fills
+/// again. The black chain is dead and G1 alive; the count must not call it
+/// a seki.
 #[test]
 fn a_two_stone_sacrifice_that_kills_breaks_a_false_seki() {
     let g = game(

@@ -103,7 +103,7 @@ pub fn judge(game: &Game, config: &StatusConfig) -> Judgement {
     let (bent_four_dead, bent_four_alive) = bent_fours_in_corners(board);
     dead = (dead | bent_four_dead).and_not(&bent_four_alive);
     // The playouts never sacrifice more than one stone, so they miss these.
-    dead = with_sacrifices(board, dead);
+    dead = with_sacrifices_given(board, dead, &pass_alive);
 
     let seki = seki_chains(board, &dead, &pass_alive).and_not(&(bent_four_dead | bent_four_alive));
     dead = dead.and_not(&seki);
@@ -121,7 +121,12 @@ pub fn judge(game: &Game, config: &StatusConfig) -> Judgement {
 /// about sacrifices the playouts never try ([`killed_by_sacrifice`]).
 pub fn with_sacrifices(board: &Board, dead: Bitboard) -> Bitboard {
     let pass_alive = board.pass_alive(Color::Black).chains | board.pass_alive(Color::White).chains;
-    let (sacrifice_dead, sacrifice_alive) = killed_by_sacrifice(board, &pass_alive);
+    with_sacrifices_given(board, dead, &pass_alive)
+}
+
+/// [`with_sacrifices`] with the pass-alive chains already known.
+fn with_sacrifices_given(board: &Board, dead: Bitboard, pass_alive: &Bitboard) -> Bitboard {
+    let (sacrifice_dead, sacrifice_alive) = killed_by_sacrifice(board, pass_alive);
     (dead | sacrifice_dead).and_not(&sacrifice_alive)
 }
 
@@ -344,20 +349,20 @@ fn chain_after(board: &Board, color: Color, p: Point) -> (u32, Bitboard) {
     (size, liberties)
 }
 
-/// Whether `color` at `p`, a self-atari of at most three stones, is a
-/// sacrifice that kills: once the opponent captures it, the capturing chain
-/// has no liberties but the captured points, one eye too small to make two
-/// (a snapback when it is a single point). Without this test a chain whose
-/// two liberties it shares with a small opposing group inside its eye space
-/// passes for a seki.
-fn killing_sacrifice(board: &Board, color: Color, p: Point) -> bool {
+/// When `color` at `p`, a self-atari of at most three stones, is a
+/// sacrifice that kills, the point where the opponent captures it: after
+/// the capture the capturing chain has no liberties but the captured
+/// points, one eye too small to make two (a snapback when it is a single
+/// point). Without this test a chain whose two liberties it shares with a
+/// small opposing group inside its eye space passes for a seki.
+fn killing_sacrifice(board: &Board, color: Color, p: Point) -> Option<Point> {
     // Cheap necessary conditions before copying the board: the capture
     // point has no empty neighbour but `p`, and the opposing chains around
     // it no liberty but `p` and itself.
     let (size, liberties) = chain_after(board, color, p);
     let mut only = liberties.iter().map(Point);
     let (Some(capture_at), None) = (only.next(), only.next()) else {
-        return false;
+        return None;
     };
     let mut allowed = Bitboard::single(p.0);
     allowed.set(capture_at.0);
@@ -371,22 +376,19 @@ fn killing_sacrifice(board: &Board, color: Color, p: Point) -> bool {
         }
     });
     if size > 3 || !closed {
-        return false;
+        return None;
     }
     let mut b = board.clone();
     b.place_unchecked(color, p);
     let sacrificed = b.chain_stones(p);
-    if b.atari_liberty(p) != Some(capture_at) {
-        return false;
-    }
-    if !b.is_legal_no_suicide(opponent, capture_at) {
-        return false;
+    if b.atari_liberty(p) != Some(capture_at) || !b.is_legal_no_suicide(opponent, capture_at) {
+        return None;
     }
     b.place_unchecked(opponent, capture_at);
     let eye = b.chain_liberties(capture_at);
     // A lone capturer in a one-point eye could retake as a ko: not a kill.
     let ko = eye.count() == 1 && b.chain_len(capture_at) == 1;
-    !eye.is_empty() && eye.and_not(&sacrificed).is_empty() && !ko
+    (!eye.is_empty() && eye.and_not(&sacrificed).is_empty() && !ko).then_some(capture_at)
 }
 
 /// A reply to the last move: capture an opposing chain it left in atari, or
@@ -471,7 +473,7 @@ fn can_approach(board: &Board, color: Color, p: Point) -> bool {
     board.is_legal_no_suicide(color, p)
         && match self_atari_size(board, color, p) {
             None => true,
-            Some(n) => n <= 3 && killing_sacrifice(board, color, p),
+            Some(n) => n <= 3 && killing_sacrifice(board, color, p).is_some(),
         }
 }
 
@@ -493,24 +495,14 @@ fn killed_by_sacrifice(board: &Board, pass_alive: &Bitboard) -> (Bitboard, Bitbo
         for c in [Color::Black, Color::White] {
             if !board.is_legal_no_suicide(c, p)
                 || !matches!(self_atari_size(board, c, p), Some(2 | 3))
-                || !killing_sacrifice(board, c, p)
             {
                 continue;
             }
-            let Some(capture_at) = chain_after(board, c, p).1.iter().next().map(Point) else {
+            let Some(capture_at) = killing_sacrifice(board, c, p) else {
                 continue;
             };
             let owner = c.opponent();
-            let around = |q: Point, colour: Color| {
-                let mut chains = Bitboard::EMPTY;
-                for r in board.neighbours(q).into_iter().map(Point) {
-                    if board.color_at(r) == Some(colour) {
-                        chains |= board.chain_stones(r);
-                    }
-                }
-                chains
-            };
-            let victims = around(capture_at, owner);
+            let victims = chains_next_to(board, capture_at, owner);
             let stuck = [p, capture_at]
                 .iter()
                 .all(|&q| !can_approach(board, owner, q));
@@ -518,10 +510,21 @@ fn killed_by_sacrifice(board: &Board, pass_alive: &Bitboard) -> (Bitboard, Bitbo
                 continue;
             }
             dead |= victims;
-            alive |= around(p, c) | around(capture_at, c);
+            alive |= chains_next_to(board, p, c) | chains_next_to(board, capture_at, c);
         }
     }
     (dead, alive)
+}
+
+/// The stones of every `colour` chain touching `q`.
+fn chains_next_to(board: &Board, q: Point, colour: Color) -> Bitboard {
+    let mut chains = Bitboard::EMPTY;
+    for r in board.neighbours(q).into_iter().map(Point) {
+        if board.color_at(r) == Some(colour) {
+            chains |= board.chain_stones(r);
+        }
+    }
+    chains
 }
 
 /// Chains in seki: after taking off the chains judged dead, an empty point
