@@ -3,7 +3,7 @@ use clap::{Parser, Subcommand};
 use ishi::gtp::server::serve;
 use ishi::gtp::{Engine, EngineConfig};
 use ishi::rules::Rules;
-use ishi::search::bench::{bench_lines, PlayoutKind};
+use ishi::search::bench::{bench_lines, BenchPlan, PlayoutKind};
 use ishi::search::status::StatusConfig;
 use ishi::search::SearchConfig;
 use std::time::Duration;
@@ -61,7 +61,7 @@ struct Cli {
     /// Tree-search constants for tuning experiments, as name=value pairs
     /// separated by commas (e.g. explore=0.2,rave_equiv=1000,prior_even=10).
     /// An unknown name lists the known ones.
-    #[arg(long, value_name = "LIST")]
+    #[arg(long, global = true, value_name = "LIST")]
     tune: Option<String>,
     /// Keep thinking during the opponent's time.
     #[arg(long)]
@@ -107,6 +107,9 @@ enum Command {
         /// and report the best (shared machines are noisy).
         #[arg(long, default_value_t = 3)]
         repeat: usize,
+        /// Measure only inside the tree search, not raw playouts.
+        #[arg(long)]
+        search_only: bool,
     },
 }
 
@@ -162,10 +165,7 @@ fn engine_config(cli: &Cli, rules: Rules) -> Result<EngineConfig> {
         }
         search.resign_threshold = r;
     }
-    if let Some(t) = &cli.tune {
-        search.tuning =
-            ishi::search::Tuning::parse(t).map_err(|e| anyhow::anyhow!("--tune: {e}"))?;
-    }
+    search.tuning = tuning_from(cli)?;
     if let Some(n) = cli.max_nodes {
         search.max_nodes = n;
     }
@@ -187,6 +187,13 @@ fn engine_config(cli: &Cli, rules: Rules) -> Result<EngineConfig> {
         search,
         status,
     })
+}
+
+fn tuning_from(cli: &Cli) -> Result<ishi::search::Tuning> {
+    match &cli.tune {
+        Some(t) => ishi::search::Tuning::parse(t).map_err(|e| anyhow::anyhow!("--tune: {e}")),
+        None => Ok(Default::default()),
+    }
 }
 
 fn main() -> Result<()> {
@@ -217,6 +224,7 @@ fn main() -> Result<()> {
             playout,
             seconds,
             repeat,
+            search_only,
         }) => {
             let kinds = playout
                 .iter()
@@ -228,7 +236,17 @@ fn main() -> Result<()> {
             }
             // Raw playouts and playouts inside the tree search, each thread
             // count against the first one measured in the same run.
-            for line in bench_lines(sizes, &kinds, threads, duration, *repeat) {
+            let tuning = tuning_from(&cli)?;
+            let plan = BenchPlan {
+                sizes: sizes.clone(),
+                kinds,
+                threads: threads.clone(),
+                duration,
+                repeat: *repeat,
+                tuning,
+                search_only: *search_only,
+            };
+            for line in bench_lines(&plan) {
                 println!("{line}");
             }
         }

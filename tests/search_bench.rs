@@ -7,7 +7,7 @@
 //! It prints raw playouts per second and playouts per second inside the
 //! tree search, on 9×9 and 19×19, light and heavy, with 1 and 2 threads.
 
-use ishi::search::bench::bench_lines;
+use ishi::search::bench::{bench_lines, BenchPlan};
 use ishi::search::PlayoutKind;
 use std::time::Duration;
 
@@ -22,13 +22,16 @@ fn print_throughput() {
         .ok()
         .map(|v| v.split(',').filter_map(|s| s.parse().ok()).collect())
         .unwrap_or(vec![9, 19]);
-    for line in bench_lines(
-        &sizes,
-        &[PlayoutKind::Light, PlayoutKind::Heavy],
-        &[1, 2],
-        Duration::from_secs_f64(seconds),
-        3,
-    ) {
+    let plan = BenchPlan {
+        sizes,
+        kinds: vec![PlayoutKind::Light, PlayoutKind::Heavy],
+        threads: vec![1, 2],
+        duration: Duration::from_secs_f64(seconds),
+        repeat: 3,
+        tuning: Default::default(),
+        search_only: false,
+    };
+    for line in bench_lines(&plan) {
         println!("{line}");
     }
 }

@@ -2,6 +2,7 @@
 
 use super::playout::light_playout;
 use super::pool::on_threads;
+use super::uct::{Params, Tuning};
 use crate::board::{Board, Color};
 use rand::SeedableRng;
 use std::time::{Duration, Instant};
@@ -76,14 +77,14 @@ pub fn playouts_per_second(
 /// and a deeper tree makes each playout dearer.
 pub fn search_playouts_per_second(
     size: usize,
-    kind: PlayoutKind,
+    params: &Params,
     threads: usize,
     duration: Duration,
     budget: Option<u64>,
     seed: u64,
 ) -> BenchResult {
     use super::tree::Tree;
-    use super::uct::{prepare_root, search, Params, Root, Scorer, Shared};
+    use super::uct::{prepare_root, search, Root, Scorer, Shared};
     use crate::game::Game;
     use crate::rules::Rules;
     use std::sync::atomic::{AtomicBool, Ordering};
@@ -97,13 +98,12 @@ pub fn search_playouts_per_second(
         passes: 0,
         last: None,
     };
-    let params = Params::new(size, kind);
-    prepare_root(&tree, &root, &game, &params);
+    prepare_root(&tree, &root, &game, params);
     let stop = AtomicBool::new(false);
     let shared = Shared::new(
         &tree,
         &root,
-        &params,
+        params,
         Scorer::of(&game),
         &stop,
         budget.unwrap_or(u64::MAX),
@@ -133,6 +133,71 @@ pub fn search_playouts_per_second(
     }
 }
 
+/// One line of `ishi bench`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Measure {
+    /// Playouts alone, from the empty board.
+    Raw,
+    /// The tree search, all threads sharing one tree.
+    Search,
+    /// One single-thread search per thread, each on its own tree: nothing
+    /// is shared, so this is what the machine itself allows the shared
+    /// search (its caches and memory serving several cores at once).
+    SeparateTrees,
+}
+
+impl Measure {
+    fn label(self) -> &'static str {
+        match self {
+            Measure::Raw => "playouts",
+            Measure::Search => "search",
+            Measure::SeparateTrees => "separate-trees",
+        }
+    }
+}
+
+/// Runs `threads` independent one-thread searches at once for about
+/// `duration` and adds up their rates.
+fn separate_searches(
+    size: usize,
+    params: &Params,
+    threads: usize,
+    duration: Duration,
+) -> BenchResult {
+    let start = Instant::now();
+    let results: Vec<BenchResult> = std::thread::scope(|s| {
+        let runs: Vec<_> = (0..threads.max(1))
+            .map(|t| {
+                s.spawn(move || {
+                    search_playouts_per_second(size, params, 1, duration, None, 1 + t as u64)
+                })
+            })
+            .collect();
+        runs.into_iter().filter_map(|r| r.join().ok()).collect()
+    });
+    BenchResult {
+        playouts: results.iter().map(|r| r.playouts).sum(),
+        moves: 0,
+        elapsed: start.elapsed(),
+    }
+}
+
+/// What `ishi bench` measures.
+#[derive(Clone, Debug)]
+pub struct BenchPlan {
+    pub sizes: Vec<usize>,
+    pub kinds: Vec<PlayoutKind>,
+    /// Thread counts; every one is compared with the first.
+    pub threads: Vec<usize>,
+    pub duration: Duration,
+    /// Every measurement is taken this many times and the best one kept.
+    pub repeat: usize,
+    /// Tree constants for the search measurements, over the defaults.
+    pub tuning: Tuning,
+    /// Skip the raw playouts and measure only inside the search.
+    pub search_only: bool,
+}
+
 /// What `ishi bench` prints: for every size and policy, raw playouts per
 /// second and playouts per second inside the tree search, for each thread
 /// count, with the ratio to the first thread count measured in the same run.
@@ -141,35 +206,52 @@ pub fn search_playouts_per_second(
 /// the thread counts interleaved, and the best rate of each is reported (the
 /// one least disturbed by other load). Raw playouts run for `duration`; the
 /// tree search runs the first thread count for `duration` and every other
-/// one for the same number of playouts (equal work, equal tree).
-pub fn bench_lines(
-    sizes: &[usize],
-    kinds: &[PlayoutKind],
-    threads: &[usize],
-    duration: Duration,
-    repeat: usize,
-) -> Vec<String> {
+/// one for the same number of playouts (equal work, equal tree). With more
+/// than one thread count, separate one-thread searches follow, as many at
+/// once as threads: the ceiling the hardware sets for the shared search.
+pub fn bench_lines(plan: &BenchPlan) -> Vec<String> {
+    let threads = &plan.threads;
     let mut lines = Vec::new();
-    for &size in sizes {
-        for &kind in kinds {
-            for (label, search) in [("playouts", false), ("search", true)] {
+    for &size in &plan.sizes {
+        for &kind in &plan.kinds {
+            let params = Params::tuned(size, kind, &plan.tuning);
+            let mut measures = vec![Measure::Search];
+            if !plan.search_only {
+                measures.insert(0, Measure::Raw);
+            }
+            if threads.len() > 1 {
+                measures.push(Measure::SeparateTrees);
+            }
+            for measure in measures {
                 let mut best = vec![0.0f64; threads.len()];
                 let mut budget: Option<u64> = None;
-                for _ in 0..repeat.max(1) {
+                for _ in 0..plan.repeat.max(1) {
                     for (k, &t) in threads.iter().enumerate() {
-                        let r = if search {
-                            let b = if k == 0 { None } else { budget };
-                            let r = search_playouts_per_second(size, kind, t, duration, b, 1);
-                            if k == 0 {
-                                budget.get_or_insert(r.playouts.max(1));
+                        let r = match measure {
+                            Measure::Raw => playouts_per_second(size, kind, t, plan.duration, 1),
+                            Measure::Search => {
+                                let b = if k == 0 { None } else { budget };
+                                let r = search_playouts_per_second(
+                                    size,
+                                    &params,
+                                    t,
+                                    plan.duration,
+                                    b,
+                                    1,
+                                );
+                                if k == 0 {
+                                    budget.get_or_insert(r.playouts.max(1));
+                                }
+                                r
                             }
-                            r
-                        } else {
-                            playouts_per_second(size, kind, t, duration, 1)
+                            Measure::SeparateTrees => {
+                                separate_searches(size, &params, t, plan.duration)
+                            }
                         };
                         best[k] = best[k].max(r.per_second());
                     }
                 }
+                let label = measure.label();
                 for (k, &t) in threads.iter().enumerate() {
                     let rate = best[k];
                     let ratio = rate / best[0].max(f64::MIN_POSITIVE);
