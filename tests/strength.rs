@@ -11,7 +11,11 @@
 //! light), `ISHI_TUNE` (search constants, as for `ishi --tune`),
 //! `ISHI_SEED`, `ISHI_MINUTES` (start no new game after this long),
 //! `ISHI_PARALLEL` (games played side by side, 1; with `ISHI_THREADS=1`
-//! this keeps both cores busy while GNU Go thinks).
+//! this keeps both cores busy while GNU Go thinks), `ISHI_RESIGN` (ishi's
+//! resign threshold, 0 never resigns), `ISHI_ONLY` (play only these game
+//! numbers, comma separated, to replay some games of an earlier match).
+//! Game `n` (from 1) has seed `ISHI_SEED + n - 1`, for ishi and for GNU Go
+//! alike, so with one search thread it replays move for move.
 //! Colours alternate, ishi taking Black in the first game. A game ends on a
 //! resignation or after two passes, when GNU Go's `final_score` referees.
 //! Each result is printed as it comes, then the win rate with a 95% Wilson
@@ -51,7 +55,20 @@ fn match_against_gnugo() {
         seed: env("ISHI_SEED", 1),
         tuning: Tuning::parse(&std::env::var("ISHI_TUNE").unwrap_or_default())
             .unwrap_or_else(|e| panic!("ISHI_TUNE: {e}")),
+        resign: std::env::var("ISHI_RESIGN").ok().map(|v| {
+            v.parse()
+                .unwrap_or_else(|_| panic!("ISHI_RESIGN: '{v}' is not a fraction"))
+        }),
     };
+    let only: Option<Vec<usize>> = std::env::var("ISHI_ONLY").ok().map(|v| {
+        v.split(',')
+            .map(|n| {
+                n.trim()
+                    .parse()
+                    .unwrap_or_else(|_| panic!("ISHI_ONLY: '{n}' is not a game number"))
+            })
+            .collect()
+    });
     println!(
         "ishi vs GNU Go level {}: {}x{} komi {} {} playouts/move {} threads {:?} playouts",
         cfg.level, cfg.size, cfg.size, cfg.komi, cfg.playouts, cfg.threads, cfg.playout
@@ -63,8 +80,8 @@ fn match_against_gnugo() {
     let parallel: usize = env("ISHI_PARALLEL", 1).max(1);
     let start = std::time::Instant::now();
     let next_game = AtomicUsize::new(0);
-    // (wins, played)
-    let tally = Mutex::new((0usize, 0usize));
+    // (wins, played, draws)
+    let tally = Mutex::new((0usize, 0usize, 0usize));
     // Each game's seed and colours follow from its number alone, so a game
     // plays the same whether the games run one by one or side by side.
     let play = |g: usize| {
@@ -90,13 +107,18 @@ fn match_against_gnugo() {
             Ok(record) => {
                 tally.1 += 1;
                 tally.0 += record.ishi_won() as usize;
+                tally.2 += record.winner.is_none() as usize;
                 println!(
                     "game {:3}: ishi {:?} {} in {} moves -> {}",
                     g + 1,
                     ishi,
                     record.result,
                     record.moves,
-                    if record.ishi_won() { "win" } else { "loss" }
+                    match record.winner {
+                        None => "draw",
+                        Some(_) if record.ishi_won() => "win",
+                        Some(_) => "loss",
+                    }
                 );
             }
             Err(e) => println!("game {:3}: aborted: {e}", g + 1),
@@ -108,21 +130,28 @@ fn match_against_gnugo() {
                 if start.elapsed().as_secs_f64() > 60.0 * minutes {
                     break;
                 }
-                let g = next_game.fetch_add(1, Ordering::Relaxed);
-                if g >= games {
-                    break;
-                }
+                let k = next_game.fetch_add(1, Ordering::Relaxed);
+                let g = match &only {
+                    Some(numbers) => match numbers.get(k) {
+                        Some(&n) if n >= 1 => n - 1,
+                        Some(_) => continue,
+                        None => break,
+                    },
+                    None if k < games => k,
+                    None => break,
+                };
                 play(g);
             });
         }
     });
-    let (wins, played) = *tally.lock().unwrap_or_else(|e| e.into_inner());
-    if next_game.load(Ordering::Relaxed) < games {
+    let (wins, played, draws) = *tally.lock().unwrap_or_else(|e| e.into_inner());
+    let planned = only.as_ref().map_or(games, Vec::len);
+    if next_game.load(Ordering::Relaxed) < planned {
         println!("time is up after {played} games");
     }
     let (lo, hi) = wilson(wins, played);
     println!(
-        "ishi won {wins}/{played} = {:.1}% (95% Wilson interval {:.1}%..{:.1}%)",
+        "ishi won {wins}/{played} = {:.1}% (95% Wilson interval {:.1}%..{:.1}%); draws, counted as not won: {draws}",
         100.0 * wins as f64 / played.max(1) as f64,
         100.0 * lo,
         100.0 * hi

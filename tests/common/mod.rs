@@ -226,7 +226,11 @@ pub struct Gtp {
 
 impl Gtp {
     /// GNU Go at `level` with Chinese rules, or `None` when it is not installed.
-    pub fn gnugo(level: u32) -> Option<Gtp> {
+    /// GNU Go at `level`, its random choices fixed by `seed` (without a
+    /// seed it takes one from the clock, and no game could be replayed).
+    pub fn gnugo(level: u32, seed: u64) -> Option<Gtp> {
+        // GNU Go reads 0 as "take one from the clock".
+        let seed = (seed % (i32::MAX as u64)).max(1);
         let mut child = Command::new(GNUGO)
             .args([
                 "--mode",
@@ -234,6 +238,8 @@ impl Gtp {
                 "--level",
                 &level.to_string(),
                 "--chinese-rules",
+                "--seed",
+                &seed.to_string(),
             ])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -296,6 +302,8 @@ pub struct MatchConfig {
     pub seed: u64,
     /// Tree-search constants changed for a tuning match.
     pub tuning: Tuning,
+    /// ishi's resign threshold, when not the default (0 never resigns).
+    pub resign: Option<f64>,
 }
 
 #[derive(Debug)]
@@ -326,7 +334,7 @@ fn letter(c: Color) -> &'static str {
 /// Plays one game; every ishi move must be legal for both ishi's rules and
 /// GNU Go, or this returns an error.
 pub fn play_game(cfg: &MatchConfig, ishi: Color) -> Result<GameRecord, String> {
-    let mut gnugo = Gtp::gnugo(cfg.level).ok_or("GNU Go is not installed")?;
+    let mut gnugo = Gtp::gnugo(cfg.level, cfg.seed).ok_or("GNU Go is not installed")?;
     gnugo.send(&format!("boardsize {}", cfg.size))?;
     gnugo.send("clear_board")?;
     gnugo.send(&format!("komi {}", cfg.komi))?;
@@ -339,6 +347,9 @@ pub fn play_game(cfg: &MatchConfig, ishi: Color) -> Result<GameRecord, String> {
         playout: cfg.playout,
         seed: cfg.seed,
         tuning: cfg.tuning.clone(),
+        resign_threshold: cfg
+            .resign
+            .unwrap_or(SearchConfig::default().resign_threshold),
         ..SearchConfig::default()
     });
     let limits = Limits {
