@@ -114,3 +114,49 @@ fn does_not_pass_when_a_sacrifice_kills_a_chain_the_playouts_keep_alive() {
     let answer = black_answers_with_komi(position, "chinese", -40.5, true);
     assert_ne!(answer, "pass");
 }
+
+/// From a game against GNU Go (9x9 seed 5054, colours swapped): Black's
+/// A2-C2 chain and White's B1-D1 chain share A1 and A3 in seki, and Black
+/// is far ahead. White passed. The search put all
+/// its playouts on filling its own territory, so the endgame rule looked for
+/// a move that still gains, and took A3: unsettled (a seki liberty), with a
+/// value from priors and AMAF alone. It was a self-atari, White captured
+/// four stones and won. Filling a seki liberty never gains; Black passes.
+#[test]
+fn does_not_fill_a_seki_liberty_when_the_search_only_fills_own_territory() {
+    const SEKI_IN_THE_CORNER: &str = "
+        O O . O . O O O .
+        X O . O O X O X X
+        X X O O X X O O .
+        X X X O O X X O O
+        X O X X X X X X O
+        O O O X . X O O O
+        . O O O X . X O O
+        X X X O X X X X X
+        . O O O X . . . .";
+    let answer = black_answers_with_komi(SEKI_IN_THE_CORNER, "chinese", -7.0, true);
+    assert_eq!(answer, "pass");
+}
+
+/// From a game against GNU Go (9x9 seed 5009): White passed with the black
+/// stone D6 in atari inside White's wall. Black passed too, counting D6 as
+/// alive, but White could take it (a ko Black cannot win without threats),
+/// and the referee counted it dead: a draw instead of a win. Connecting at
+/// D5 costs nothing under area scoring and settles it.
+#[test]
+fn saves_a_chain_in_atari_before_passing() {
+    const D6_IN_ATARI: &str = "
+        . . . . . O X . .
+        . . . . . O X . .
+        O O O O O O X . .
+        O X O X O X X X .
+        X X X . X X O X X
+        . . . X . X O O X
+        . . . . . X O O X
+        . . . X X O . O O
+        . . . X O O O O .";
+    assert_eq!(
+        black_answers_with_komi(D6_IN_ATARI, "chinese", 7.0, true),
+        "D5"
+    );
+}

@@ -384,9 +384,23 @@ impl Searcher {
         };
         // A move still gains when its point is not settled, or (when dead
         // stones are not removed) when it takes a liberty of a dead chain.
-        let gains = |p: Point| -> bool {
-            if !settled(p) {
-                return true;
+        // Not a self-atari on an unsettled point, though, unless passing
+        // loses anyway: that is a shared liberty of a seki, or a sacrifice
+        // only the search may choose, and the moves found here stand in for
+        // the search's choice on the strength of priors and AMAF alone.
+        // Saving an own chain in atari gains too, settled or not: the
+        // playouts mostly connect it in time and call it alive, but a
+        // referee counts it dead when the opponent could take it.
+        let saves_a_chain = |p: Point| -> bool {
+            board.neighbours(p).into_iter().any(|q| {
+                let q = Point(q);
+                board.color_at(q) == Some(color) && board.atari_liberty(q) == Some(p)
+            })
+        };
+        let gains_at_any_risk = |p: Point, self_atari_too: bool| -> bool {
+            let self_atari = || board.move_shape(color, p, 2).is_self_atari();
+            if !settled(p) || saves_a_chain(p) {
+                return self_atari_too || !self_atari();
             }
             literal
                 && board.neighbours(p).into_iter().any(|q| {
@@ -394,6 +408,7 @@ impl Searcher {
                     board.color_at(q) == Some(color.opponent()) && own(q) > 0.5
                 })
         };
+        let gains = |p: Point| gains_at_any_risk(p, false);
         // Only near the end is "settled" trustworthy: in the middle game a
         // point is often settled only because the move there is good.
         let empties: Vec<Point> = board.points().filter(|&p| board.is_empty_at(p)).collect();
@@ -401,13 +416,13 @@ impl Searcher {
             empties.iter().filter(|&&p| settled(p)).count() as f64 / empties.len().max(1) as f64;
         // The root child that still gains with the best value (visited or
         // not: at the end every move may look equally won or lost).
-        let best_gaining = {
+        let best_gaining_at_any_risk = |self_atari_too: bool| {
             let mut found: Option<(Move, f64)> = None;
             for (_, child) in tree.children_of(tree.root()) {
                 let Move::Place(p) = child.as_move() else {
                     continue;
                 };
-                if child.is_pruned() || !gains(p) {
+                if child.is_pruned() || !gains_at_any_risk(p, self_atari_too) {
                     continue;
                 }
                 let (value, _) = uct::child_value(child, params);
@@ -417,6 +432,7 @@ impl Searcher {
             }
             found
         };
+        let best_gaining = best_gaining_at_any_risk(false);
         // Good enough to prefer over a move that changes nothing: about as
         // good, or clearly winning anyway.
         let acceptable = (best.winrate - 0.05).min(0.75);
@@ -436,6 +452,11 @@ impl Searcher {
                     }
                 }
                 if opponent_passed && !pass_holds() {
+                    // Passing loses: any move that might still change the
+                    // count, even one that needs the opponent to err.
+                    if let Some((mv, _)) = best_gaining_at_any_risk(true) {
+                        return Decision::Play(mv);
+                    }
                     if let Some(c) = best_placement {
                         return Decision::Play(c.mv);
                     }
