@@ -388,13 +388,17 @@ impl Searcher {
         // loses anyway: that is a shared liberty of a seki, or a sacrifice
         // only the search may choose, and the moves found here stand in for
         // the search's choice on the strength of priors and AMAF alone.
-        // Saving an own chain in atari gains too, settled or not: the
-        // playouts mostly connect it in time and call it alive, but a
-        // referee counts it dead when the opponent could take it.
+        // Saving an own chain in atari that the playouts call alive gains
+        // too, settled or not: they mostly connect it in time, but a referee
+        // counts it dead when the opponent could take it. (One they call
+        // dead is left alone: under territory rules every stone added to it
+        // would be a prisoner more.)
         let saves_a_chain = |p: Point| -> bool {
             board.neighbours(p).into_iter().any(|q| {
                 let q = Point(q);
-                board.color_at(q) == Some(color) && board.atari_liberty(q) == Some(p)
+                board.color_at(q) == Some(color)
+                    && board.atari_liberty(q) == Some(p)
+                    && own(q) > 0.0
             })
         };
         let gains_at_any_risk = |p: Point, self_atari_too: bool| -> bool {
