@@ -173,7 +173,10 @@ fn separate_searches(
                 })
             })
             .collect();
-        runs.into_iter().filter_map(|r| r.join().ok()).collect()
+        // A search that panicked must not pass for a slower one.
+        runs.into_iter()
+            .map(|r| r.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
     });
     BenchResult {
         playouts: results.iter().map(|r| r.playouts).sum(),

@@ -382,14 +382,8 @@ impl Searcher {
                 }
             })
         };
-        // A move still gains when its point is not settled, or (when dead
-        // stones are not removed) when it takes a liberty of a dead chain.
-        // Not a self-atari on an unsettled point, though, unless passing
-        // loses anyway: that is a shared liberty of a seki, or a sacrifice
-        // only the search may choose, and the moves found here stand in for
-        // the search's choice on the strength of priors and AMAF alone.
-        // Saving an own chain in atari that the playouts call alive gains
-        // too, settled or not: they mostly connect it in time, but a referee
+        // Saving an own chain in atari that the playouts call alive gains,
+        // settled or not: they mostly connect it in time, but a referee
         // counts it dead when the opponent could take it. (One they call
         // dead is left alone: under territory rules every stone added to it
         // would be a prisoner more.)
@@ -401,6 +395,13 @@ impl Searcher {
                     && own(q) > 0.0
             })
         };
+        // A move still gains when its point is not settled (or it saves a
+        // chain), or (when dead stones are not removed) when it takes a
+        // liberty of a dead chain. Not a self-atari on an unsettled point,
+        // though, unless passing loses anyway: that is a shared liberty of
+        // a seki, or a sacrifice only the search may choose, and the moves
+        // found here stand in for the search's choice on the strength of
+        // priors and AMAF alone.
         let gains_at_any_risk = |p: Point, self_atari_too: bool| -> bool {
             let self_atari = || board.move_shape(color, p, 2).is_self_atari();
             if !settled(p) || saves_a_chain(p) {

@@ -225,9 +225,9 @@ pub struct Gtp {
 }
 
 impl Gtp {
-    /// GNU Go at `level` with Chinese rules, or `None` when it is not installed.
-    /// GNU Go at `level`, its random choices fixed by `seed` (without a
-    /// seed it takes one from the clock, and no game could be replayed).
+    /// GNU Go at `level` with Chinese rules, or `None` when it is not
+    /// installed; its random choices are fixed by `seed` (without one it
+    /// takes a seed from the clock, and no game could be replayed).
     pub fn gnugo(level: u32, seed: u64) -> Option<Gtp> {
         // GNU Go reads 0 as "take one from the clock".
         let seed = (seed % (i32::MAX as u64)).max(1);
