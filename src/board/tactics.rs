@@ -158,6 +158,28 @@ impl Board {
         (found == 2).then(|| [Point(libs[0]), Point(libs[1])])
     }
 
+    /// The liberties of the chain through `p` written to the front of
+    /// `out`, with their number, when it has no more than `out.len()`;
+    /// `None` when it has more (the walk stops at the first one too many).
+    pub fn liberties_within(&self, p: Point, out: &mut [Point]) -> Option<usize> {
+        self.color_at(p)?;
+        let mut found = 0;
+        let start = p.0;
+        let mut s = start;
+        loop {
+            for q in self.neighbours(Point(s)) {
+                if self.cells[q] == EMPTY && !out[..found].contains(&Point(q)) {
+                    *out.get_mut(found)? = Point(q);
+                    found += 1;
+                }
+            }
+            s = self.next[s] as usize;
+            if s == start {
+                return Some(found);
+            }
+        }
+    }
+
     /// The eight cells around `p`, two bits each (empty 0, black 1, white
     /// 2, off board 3), in the order top-left, top, top-right, left, right,
     /// bottom-left, bottom, bottom-right (top = higher row).

@@ -7,6 +7,7 @@ pub mod patterns;
 pub mod playout;
 pub mod policy;
 pub mod pool;
+pub mod reading;
 pub mod rng;
 pub mod status;
 pub mod tree;
