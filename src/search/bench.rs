@@ -117,14 +117,21 @@ pub fn search_playouts_per_second(
     let start = Instant::now();
     let finished = AtomicBool::new(false);
     std::thread::scope(|s| {
-        s.spawn(|| {
-            while !finished.load(Ordering::Relaxed) && start.elapsed() < limit {
-                std::thread::sleep(Duration::from_millis(1));
+        // Wakes once, at the limit or when the search ends first: a timer
+        // polling every millisecond would take turns with the workers on a
+        // machine with no idle core, and so cost the many-thread runs only.
+        let timer = s.spawn(|| {
+            while !finished.load(Ordering::Acquire) {
+                match limit.checked_sub(start.elapsed()) {
+                    Some(left) if !left.is_zero() => std::thread::park_timeout(left),
+                    _ => break,
+                }
             }
             stop.store(true, Ordering::Relaxed);
         });
         search(&shared, threads, seed);
-        finished.store(true, Ordering::Relaxed);
+        finished.store(true, Ordering::Release);
+        timer.thread().unpark();
     });
     BenchResult {
         playouts: shared.done.load(Ordering::Relaxed),
