@@ -135,27 +135,8 @@ impl Board {
     /// (the chains a single move puts in atari). Stops walking the chain at
     /// a third liberty, so long healthy chains cost little.
     pub fn two_liberties(&self, p: Point) -> Option<[Point; 2]> {
-        self.color_at(p)?;
-        let mut libs = [usize::MAX; 2];
-        let mut found = 0;
-        let start = p.0;
-        let mut s = start;
-        loop {
-            for q in self.neighbours(Point(s)) {
-                if self.cells[q] == EMPTY && libs[0] != q && libs[1] != q {
-                    if found == 2 {
-                        return None;
-                    }
-                    libs[found] = q;
-                    found += 1;
-                }
-            }
-            s = self.next[s] as usize;
-            if s == start {
-                break;
-            }
-        }
-        (found == 2).then(|| [Point(libs[0]), Point(libs[1])])
+        let mut libs = [Point(0); 2];
+        (self.liberties_within(p, &mut libs)? == 2).then_some(libs)
     }
 
     /// The liberties of the chain through `p` written to the front of

@@ -97,10 +97,6 @@ impl Findings {
         found
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.moves.is_empty()
-    }
-
     pub fn clear(&mut self) {
         self.moves.clear();
     }
@@ -132,16 +128,16 @@ impl Reader {
                     continue;
                 }
                 let mut libs = [Point(0); MAX_LIBERTIES];
-                if board.liberties_within(chain, &mut libs).is_none() {
+                let Some(n) = board.liberties_within(chain, &mut libs) else {
                     continue;
-                }
+                };
                 if self.spent >= POSITION_BUDGET {
                     return;
                 }
                 if owner == c {
-                    self.read_own(chain, findings);
+                    self.read_own(chain, owner, &libs[..n], findings);
                 } else {
-                    self.read_opposing(chain, findings);
+                    self.read_opposing(chain, owner, &libs[..n], findings);
                 }
             }
         }
@@ -149,16 +145,17 @@ impl Reader {
 
     /// An opposing chain: if its owner could save it by moving first, the
     /// moves of ours that still capture it are decisive.
-    fn read_opposing(&mut self, chain: Point, findings: &mut Findings) {
+    fn read_opposing(
+        &mut self,
+        chain: Point,
+        owner: Color,
+        libs: &[Point],
+        findings: &mut Findings,
+    ) {
         if self.ask(|r| r.defend(0, chain, MAX_DEPTH)) != Outcome::Works {
             return;
         }
-        let (Some(candidates), Some(owner)) = (
-            attacks(&self.boards[0], chain),
-            self.boards[0].color_at(chain),
-        ) else {
-            return;
-        };
+        let candidates = attacks(&self.boards[0], owner.opponent(), libs);
         for &m in candidates.as_slice() {
             let answer = self.ask(|r| {
                 r.after(0, owner.opponent(), m, |r, ply| {
@@ -173,16 +170,11 @@ impl Reader {
 
     /// An own chain: if the opponent could capture it by moving first, the
     /// moves that save it are decisive; if none does, rescues are hopeless.
-    fn read_own(&mut self, chain: Point, findings: &mut Findings) {
+    fn read_own(&mut self, chain: Point, owner: Color, libs: &[Point], findings: &mut Findings) {
         if self.ask(|r| r.attack(0, chain, MAX_DEPTH)) != Outcome::Works {
             return;
         }
-        let (Some(candidates), Some(owner)) = (
-            defences(&self.boards[0], chain),
-            self.boards[0].color_at(chain),
-        ) else {
-            return;
-        };
+        let candidates = defences(&self.boards[0], chain, owner, libs);
         let mut saved = false;
         let mut unknown = false;
         for &m in candidates.as_slice() {
@@ -200,15 +192,7 @@ impl Reader {
         if !saved && !unknown {
             // Only extensions: a capture or an atari elsewhere may be
             // worth something even when it does not save the chain.
-            let mut libs = [Point(0); MAX_LIBERTIES];
-            let n = self.boards[0]
-                .liberties_within(chain, &mut libs)
-                .unwrap_or(0);
-            for &m in candidates
-                .as_slice()
-                .iter()
-                .filter(|m| libs[..n].contains(m))
-            {
+            for &m in candidates.as_slice().iter().filter(|m| libs.contains(m)) {
                 findings.moves.push((m, Verdict::Hopeless));
             }
         }
@@ -262,15 +246,13 @@ impl Reader {
         };
         let attacker = defender.opponent();
         let mut libs = [Point(0); MAX_LIBERTIES];
-        match board.liberties_within(target, &mut libs) {
+        let n = match board.liberties_within(target, &mut libs) {
             None => return Outcome::Fails,
             Some(1) if board.is_legal_no_suicide(attacker, libs[0]) => return Outcome::Works,
             Some(_) if depth == 0 => return Outcome::Fails,
-            Some(_) => {}
-        }
-        let Some(candidates) = attacks(board, target) else {
-            return Outcome::Fails;
+            Some(n) => n,
         };
+        let candidates = attacks(board, attacker, &libs[..n]);
         self.one_of(ply, attacker, candidates.as_slice(), |r, next| {
             r.defend(next, target, depth - 1)
         })
@@ -293,9 +275,7 @@ impl Reader {
             Some(_) if depth == 0 => return Outcome::Works,
             Some(n) => n,
         };
-        let Some(candidates) = defences(board, target) else {
-            return Outcome::Works;
-        };
+        let candidates = defences(board, target, defender, &libs[..liberties]);
         let local = self.one_of(ply, defender, candidates.as_slice(), |r, next| {
             r.attack(next, target, depth - 1)
         });
@@ -339,15 +319,11 @@ impl Reader {
     }
 }
 
-/// The attacker's tries against the chain through `target`: its
-/// liberties, except self-ataris of two or more stones. `None` when the
-/// chain has more liberties than reading looks at.
-fn attacks(board: &Board, target: Point) -> Option<Moves> {
-    let attacker = board.color_at(target)?.opponent();
-    let mut libs = [Point(0); MAX_LIBERTIES];
-    let n = board.liberties_within(target, &mut libs)?;
+/// The attacker's tries against a chain with liberties `libs`: those
+/// liberties, except self-ataris of two or more stones.
+fn attacks(board: &Board, attacker: Color, libs: &[Point]) -> Moves {
     let mut moves = Moves::new();
-    for &m in &libs[..n] {
+    for &m in libs {
         if !board.is_legal_no_suicide(attacker, m) {
             continue;
         }
@@ -357,18 +333,16 @@ fn attacks(board: &Board, target: Point) -> Option<Moves> {
         }
         moves.push(m);
     }
-    Some(moves)
+    moves
 }
 
 /// The owner's tries to save the chain through `target`: capture a
 /// neighbour in atari, extend at a liberty (unless that is self-atari),
 /// and with two liberties or more, take a liberty of a neighbour that has
-/// at most three (the way to win a capture race). `None` when the chain has more liberties
-/// than reading looks at.
-fn defences(board: &Board, target: Point) -> Option<Moves> {
-    let defender = board.color_at(target)?;
-    let mut libs = [Point(0); MAX_LIBERTIES];
-    let n = board.liberties_within(target, &mut libs)?;
+/// at most three (the way to win a capture race). `libs` are the
+/// chain's liberties.
+fn defences(board: &Board, target: Point, defender: Color, libs: &[Point]) -> Moves {
+    let n = libs.len();
     let mut moves = Moves::new();
     let stride = board.stride();
     let neighbours =
@@ -397,7 +371,7 @@ fn defences(board: &Board, target: Point) -> Option<Moves> {
             _ => {}
         }
     }
-    for &m in &libs[..n] {
+    for &m in libs {
         if !board.move_shape(defender, m, 2).is_self_atari() {
             moves.push(m);
         }
@@ -413,7 +387,7 @@ fn defences(board: &Board, target: Point) -> Option<Moves> {
             legal.push(m);
         }
     }
-    Some(legal)
+    legal
 }
 
 #[cfg(test)]
