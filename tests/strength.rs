@@ -65,7 +65,9 @@ fn match_against_gnugo() {
             .map(|n| {
                 n.trim()
                     .parse()
-                    .unwrap_or_else(|_| panic!("ISHI_ONLY: '{n}' is not a game number"))
+                    .ok()
+                    .filter(|&g: &usize| g >= 1)
+                    .unwrap_or_else(|| panic!("ISHI_ONLY: '{n}' is not a game number (from 1)"))
             })
             .collect()
     });

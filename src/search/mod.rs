@@ -420,25 +420,31 @@ impl Searcher {
         let empties: Vec<Point> = board.points().filter(|&p| board.is_empty_at(p)).collect();
         let settled_share =
             empties.iter().filter(|&&p| settled(p)).count() as f64 / empties.len().max(1) as f64;
-        // The root child that still gains with the best value (visited or
-        // not: at the end every move may look equally won or lost).
-        let best_gaining_at_any_risk = |self_atari_too: bool| {
-            let mut found: Option<(Move, f64)> = None;
+        // The root children that still gain with the best value (visited or
+        // not: at the end every move may look equally won or lost): the
+        // best that is no self-atari on an unsettled point, and the best
+        // at any risk, found in one scan.
+        let (best_gaining, best_gaining_at_any_risk) = {
+            let mut safe: Option<(Move, f64)> = None;
+            let mut risky = safe;
             for (_, child) in tree.children_of(tree.root()) {
                 let Move::Place(p) = child.as_move() else {
                     continue;
                 };
-                if child.is_pruned() || !gains_at_any_risk(p, self_atari_too) {
+                if child.is_pruned() || !gains_at_any_risk(p, true) {
                     continue;
                 }
                 let (value, _) = uct::child_value(child, params);
-                if found.is_none_or(|(_, v)| value > v) {
-                    found = Some((child.as_move(), value));
+                let beats = |found: Option<(Move, f64)>| found.is_none_or(|(_, v)| value > v);
+                if beats(risky) {
+                    risky = Some((child.as_move(), value));
+                }
+                if beats(safe) && gains_at_any_risk(p, false) {
+                    safe = Some((child.as_move(), value));
                 }
             }
-            found
+            (safe, risky)
         };
-        let best_gaining = best_gaining_at_any_risk(false);
         // Good enough to prefer over a move that changes nothing: about as
         // good, or clearly winning anyway.
         let acceptable = (best.winrate - 0.05).min(0.75);
@@ -460,7 +466,7 @@ impl Searcher {
                 if opponent_passed && !pass_holds() {
                     // Passing loses: any move that might still change the
                     // count, even one that needs the opponent to err.
-                    if let Some((mv, _)) = best_gaining_at_any_risk(true) {
+                    if let Some((mv, _)) = best_gaining_at_any_risk {
                         return Decision::Play(mv);
                     }
                     if let Some(c) = best_placement {

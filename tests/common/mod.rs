@@ -341,16 +341,15 @@ pub fn play_game(cfg: &MatchConfig, ishi: Color) -> Result<GameRecord, String> {
     let mut rules = Rules::preset("chinese").map_err(|e| e.to_string())?;
     rules.komi = cfg.komi;
     let mut game = Game::new(cfg.size, rules).map_err(|e| e.to_string())?;
+    let defaults = SearchConfig::default();
     let mut searcher = Searcher::new(SearchConfig {
         threads: cfg.threads,
         playouts: Some(cfg.playouts),
         playout: cfg.playout,
         seed: cfg.seed,
         tuning: cfg.tuning.clone(),
-        resign_threshold: cfg
-            .resign
-            .unwrap_or(SearchConfig::default().resign_threshold),
-        ..SearchConfig::default()
+        resign_threshold: cfg.resign.unwrap_or(defaults.resign_threshold),
+        ..defaults
     });
     let limits = Limits {
         playouts: Some(cfg.playouts),
