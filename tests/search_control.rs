@@ -169,7 +169,8 @@ fn the_kept_tree_still_knows_the_score() {
     };
     let second = searcher.genmove(&game, Color::Black, &limits, &stop);
     let kept = &second.snapshot.candidates[0];
-    assert!(kept.visits > 50, "reused: {} visits", kept.visits);
+    // One new playout: the rest of the visits come from the kept subtree.
+    assert!(kept.visits > 10, "reused: {} visits", kept.visits);
     assert!(kept.score_lead < -20.0, "kept tree: {}", kept.score_lead);
 }
 

@@ -9,6 +9,7 @@ pub mod policy;
 pub mod pool;
 pub mod reading;
 pub mod rng;
+pub mod shapes;
 pub mod status;
 pub mod tree;
 pub mod uct;
@@ -481,12 +482,24 @@ impl Searcher {
                 // filling our own settled territory at the end may be
                 // overridden, never one in the opponent's area.
                 let fills_own = endgame && !gains(p) && own(p) > 0.0;
-                if !fills_own {
+                // After the opponent's pass a self-atari only throws stones
+                // away when passing wins the count as it stands. (The search
+                // can settle on one when its priors keep it off the quiet
+                // moves for a while: in a won position every move wins most
+                // playouts.)
+                let needless_sacrifice = opponent_passed
+                    && board.move_shape(color, p, 2).is_self_atari()
+                    && pass_holds();
+                if !fills_own && !needless_sacrifice {
                     return Decision::Play(best.mv);
                 }
                 if opponent_passed {
+                    // A move that gains without a self-atari is worth more
+                    // than filling our own area or passing; when passing wins
+                    // anyway, a lower win rate for it is the playouts' noise
+                    // (they invade our area after any move but a fill).
                     if let Some((mv, value)) = best_gaining {
-                        if value >= acceptable {
+                        if value >= acceptable || pass_holds() {
                             return Decision::Play(mv);
                         }
                     }
@@ -496,7 +509,7 @@ impl Searcher {
                     return Decision::Play(c.mv);
                 }
                 let territory = game.rules().scoring == ScoringRule::Territory;
-                let nothing_left = !any_gain_left;
+                let nothing_left = !any_gain_left || needless_sacrifice;
                 if nothing_left
                     && (territory || opponent_passed)
                     && (!opponent_passed || pass_holds())

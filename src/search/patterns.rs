@@ -35,7 +35,7 @@ const WHITE: u8 = 1 << 2;
 const EDGE: u8 = 1 << 3;
 
 /// The 3×3 offsets of the eight neighbourhood cells, in code order.
-const CELLS: [(i32, i32); 8] = [
+pub(super) const CELLS: [(i32, i32); 8] = [
     (-1, 1),
     (0, 1),
     (1, 1),
@@ -61,7 +61,7 @@ fn allowed(symbol: u8, x_is: u8) -> u8 {
 }
 
 /// The eight rotations and reflections of the square.
-fn orient(k: usize, (x, y): (i32, i32)) -> (i32, i32) {
+pub(super) fn orient(k: usize, (x, y): (i32, i32)) -> (i32, i32) {
     let (x, y) = if k & 4 != 0 { (y, x) } else { (x, y) };
     let x = if k & 1 != 0 { -x } else { x };
     let y = if k & 2 != 0 { -y } else { y };

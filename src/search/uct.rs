@@ -68,7 +68,7 @@ fn visits(v: f64) -> u16 {
 type Setter = fn(&mut Params, f64);
 
 /// Every constant `--tune` can set: its name and how it is set.
-const KNOBS: [(&str, Setter); 16] = [
+const KNOBS: [(&str, Setter); 17] = [
     ("expand_at", |p, v| {
         p.expand_at = v.round().min(u32::MAX as f64) as u32
     }),
@@ -89,6 +89,7 @@ const KNOBS: [(&str, Setter); 16] = [
     ("prior_empty_edge", |p, v| p.priors.empty_edge = visits(v)),
     ("prior_third_line", |p, v| p.priors.third_line = visits(v)),
     ("prior_critical", |p, v| p.priors.critical = visits(v)),
+    ("prior_pattern", |p, v| p.priors.pattern = visits(v)),
 ];
 
 impl Tuning {

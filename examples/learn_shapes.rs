@@ -1,0 +1,205 @@
+//! Counts the 3×3 shapes of `ishi::search::shapes` in game records: for
+//! every move of every game, the shape of the move played and the shape of
+//! every other legal move. Writes `shapes.txt` to stdout and, on stderr,
+//! how well the counts predict the moves of games held out of the count.
+//!
+//!     cargo run --release --example learn_shapes -- DIR... > src/search/shapes.txt
+//!
+//! Every tenth file (in sorted path order) is held out. Files that do not
+//! read as a game are skipped and counted.
+
+use ishi::board::{Color, Move, Point};
+use ishi::game::Game;
+use ishi::rules::Rules;
+use ishi::search::shapes::{canonical, shape_key, ShapeCount, ShapeTable, KEY_BITS};
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
+
+/// Shapes seen as a legal move fewer times than this are left out of the
+/// file (they read as average).
+const MIN_AVAILABLE: u64 = 20;
+
+fn sgf_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        eprintln!("cannot read {}", dir.display());
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            sgf_files(&path, out);
+        } else if path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("sgf"))
+        {
+            out.push(path);
+        }
+    }
+}
+
+/// The games of one file, replayed: for each move, the position before it,
+/// the mover and the point played (passes are skipped).
+fn positions(path: &Path, each: &mut dyn FnMut(&Game, Color, Point)) -> bool {
+    let Ok(bytes) = std::fs::read(path) else {
+        return false;
+    };
+    let text = String::from_utf8_lossy(&bytes);
+    let Ok(game) = ishi::sgf::read_game(&text, None, &Rules::default()) else {
+        return false;
+    };
+    let (start, to_move) = game.start_position();
+    let mut replay = Game::from_position(start.clone(), to_move, *game.rules());
+    for ply in game.plies() {
+        if let Move::Place(p) = ply.mv {
+            each(&replay, ply.color, p);
+        }
+        if replay.play(ply.color, ply.mv).is_err() {
+            return false;
+        }
+    }
+    true
+}
+
+/// The legal moves a search would consider: not an own eye.
+fn candidates(game: &Game, c: Color, out: &mut Vec<Point>) {
+    out.clear();
+    let b = game.board();
+    for &e in b.empties() {
+        let p = Point(e as usize);
+        if !b.is_eye_like(c, p) && b.is_legal_no_suicide(c, p) {
+            out.push(p);
+        }
+    }
+}
+
+struct Counts {
+    chosen: Vec<u64>,
+    available: Vec<u64>,
+    files: usize,
+    skipped: usize,
+}
+
+impl Counts {
+    fn new() -> Counts {
+        Counts {
+            chosen: vec![0; 1 << KEY_BITS],
+            available: vec![0; 1 << KEY_BITS],
+            files: 0,
+            skipped: 0,
+        }
+    }
+
+    fn merge(mut self, other: Counts) -> Counts {
+        for (a, b) in self.chosen.iter_mut().zip(&other.chosen) {
+            *a += b;
+        }
+        for (a, b) in self.available.iter_mut().zip(&other.available) {
+            *a += b;
+        }
+        self.files += other.files;
+        self.skipped += other.skipped;
+        self
+    }
+}
+
+fn main() {
+    let dirs: Vec<PathBuf> = std::env::args().skip(1).map(PathBuf::from).collect();
+    if dirs.is_empty() {
+        eprintln!("usage: learn_shapes DIR... > shapes.txt");
+        std::process::exit(2);
+    }
+    let mut files = Vec::new();
+    for d in &dirs {
+        sgf_files(d, &mut files);
+    }
+    files.sort();
+    let (held_out, training): (Vec<_>, Vec<_>) =
+        files.iter().enumerate().partition(|(k, _)| k % 10 == 0);
+    let canon: Vec<u32> = (0..1u32 << KEY_BITS)
+        .into_par_iter()
+        .map(canonical)
+        .collect();
+
+    let counts = training
+        .par_iter()
+        .fold(Counts::new, |mut acc, (_, path)| {
+            let mut moves = Vec::new();
+            let ok = positions(path, &mut |game, c, played| {
+                let b = game.board();
+                candidates(game, c, &mut moves);
+                if !moves.contains(&played) {
+                    return;
+                }
+                for &p in &moves {
+                    acc.available[canon[shape_key(b, c, p) as usize] as usize] += 1;
+                }
+                acc.chosen[canon[shape_key(b, c, played) as usize] as usize] += 1;
+            });
+            if ok {
+                acc.files += 1;
+            } else {
+                acc.skipped += 1;
+            }
+            acc
+        })
+        .reduce(Counts::new, Counts::merge);
+
+    let shapes: Vec<ShapeCount> = (0..1u32 << KEY_BITS)
+        .filter(|&k| canon[k as usize] == k && counts.available[k as usize] >= MIN_AVAILABLE)
+        .map(|k| ShapeCount {
+            key: k,
+            chosen: counts.chosen[k as usize],
+            available: counts.available[k as usize],
+        })
+        .collect();
+    let total_chosen: u64 = counts.chosen.iter().sum();
+    println!("# 3x3 shapes with atari marks, seen from the player to move (ishi::search::shapes).");
+    println!(
+        "# Counted by examples/learn_shapes.rs over {} game records ({} moves); shapes seen fewer than {} times left out.",
+        counts.files, total_chosen, MIN_AVAILABLE
+    );
+    println!("# key (hex, canonical) / moves played with this shape / legal moves with this shape");
+    for s in &shapes {
+        println!("{:05x} {} {}", s.key, s.chosen, s.available);
+    }
+    eprintln!(
+        "training: {} files read, {} skipped, {} moves, {} shapes kept",
+        counts.files,
+        counts.skipped,
+        total_chosen,
+        shapes.len()
+    );
+
+    // How often the strongest shape is the move played, on games not counted.
+    let table = ShapeTable::from_counts(&shapes);
+    let (positions_seen, top, uniform) = held_out
+        .par_iter()
+        .map(|(_, path)| {
+            let mut moves = Vec::new();
+            let (mut n, mut top, mut uniform) = (0u64, 0f64, 0f64);
+            positions(path, &mut |game, c, played| {
+                let b = game.board();
+                candidates(game, c, &mut moves);
+                if !moves.contains(&played) {
+                    return;
+                }
+                let strength = |p: Point| table.strength(shape_key(b, c, p));
+                let best = moves.iter().map(|&p| strength(p)).max().unwrap_or(0);
+                let ties = moves.iter().filter(|&&p| strength(p) == best).count();
+                if strength(played) == best {
+                    top += 1.0 / ties as f64;
+                }
+                uniform += 1.0 / moves.len() as f64;
+                n += 1;
+            });
+            (n, top, uniform)
+        })
+        .reduce(|| (0, 0.0, 0.0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2));
+    eprintln!(
+        "held out: {} files, {} moves; the strongest shape is the move played {:.1}% of the time (a random legal move: {:.1}%)",
+        held_out.len(),
+        positions_seen,
+        100.0 * top / positions_seen.max(1) as f64,
+        100.0 * uniform / positions_seen.max(1) as f64
+    );
+}
