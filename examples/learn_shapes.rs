@@ -62,14 +62,14 @@ fn positions(path: &Path, each: &mut dyn FnMut(&Game, Color, Point)) -> bool {
 
 /// The legal moves a search would consider: not an own eye.
 fn candidates(game: &Game, c: Color, out: &mut Vec<Point>) {
-    out.clear();
     let b = game.board();
-    for &e in b.empties() {
-        let p = Point(e as usize);
-        if !b.is_eye_like(c, p) && b.is_legal_no_suicide(c, p) {
-            out.push(p);
-        }
-    }
+    out.clear();
+    out.extend(
+        b.empties()
+            .iter()
+            .map(|&e| Point(e as usize))
+            .filter(|&p| b.is_playable_non_eye(c, p)),
+    );
 }
 
 struct Counts {

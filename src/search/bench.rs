@@ -90,7 +90,7 @@ pub fn search_playouts_per_second(
     use std::sync::atomic::{AtomicBool, Ordering};
 
     let game = Game::new(size, Rules::default()).expect("bench size is validated by the caller");
-    super::patterns::warm_up();
+    super::warm_up();
     let tree = Tree::new(4_000_000);
     let root = Root {
         board: game.board().clone(),

@@ -140,9 +140,16 @@ fn root_key(game: &Game, color: Color) -> u64 {
     game.position_key() ^ crate::board::zobrist::TO_MOVE[color.index()].rotate_left(23)
 }
 
+/// Builds the 3×3 shape tables now rather than inside the first timed
+/// search (the learned one is a megabyte).
+pub fn warm_up() {
+    patterns::warm_up();
+    shapes::table();
+}
+
 impl Searcher {
     pub fn new(config: SearchConfig) -> Searcher {
-        patterns::warm_up();
+        warm_up();
         Searcher {
             config,
             kept: None,
@@ -454,7 +461,10 @@ impl Searcher {
         });
         let opponent_passed = root.passes >= 1;
         let endgame = opponent_passed || settled_share >= 0.85;
-        let pass_holds = || passing_does_not_lose(game, snap, color);
+        // Scores the position with its dead stones; asked up to three times.
+        let passing_verdict = std::cell::OnceCell::new();
+        let pass_holds =
+            || *passing_verdict.get_or_init(|| passing_does_not_lose(game, snap, color));
         let best_placement = snap.candidates.iter().find(|c| c.mv != Move::Pass);
 
         match best.mv {
