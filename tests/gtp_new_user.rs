@@ -94,17 +94,16 @@ fn a_long_think_ends_when_the_next_line_or_an_interrupt_arrives() {
 #[test]
 fn the_end_of_a_piped_script_lets_genmove_finish_but_ends_analysis() {
     // `printf 'genmove b\n' | ishi --time 2`: the move is searched for its
-    // time, not cut short by the end of input.
+    // time, not cut short by the end of input. The search may still stop
+    // early once the best move leads by more playouts than are left, but
+    // that lead cannot exceed the playouts done, so not before half the time.
     let mut ishi = Engine::ishi(&["--time", "2", "--threads", "1", "--size", "9"]);
     let started = Instant::now();
     ishi.write_raw(b"genmove b\n");
     ishi.close_stdin();
     assert!(ishi.read_reply().ok);
     let took = started.elapsed();
-    assert!(
-        took > Duration::from_millis(1500),
-        "answered after {took:?}"
-    );
+    assert!(took > Duration::from_millis(900), "answered after {took:?}");
     assert!(ishi.finish().success());
 
     // Analysis has no end of its own: the end of input ends it.

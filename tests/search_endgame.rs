@@ -7,7 +7,7 @@ use ishi::board::coord::move_name;
 use ishi::board::{Board, Color, Move};
 use ishi::game::Game;
 use ishi::rules::Rules;
-use ishi::search::{Decision, Limits, PlayoutKind, SearchConfig, Searcher};
+use ishi::search::{Decision, Limits, PlayoutKind, SearchConfig, Searcher, Tuning};
 use std::sync::atomic::AtomicBool;
 
 /// Black's choice after White's pass (or not), under the named rules.
@@ -17,7 +17,6 @@ fn black_answers(diagram: &str, rules: &str, white_passed: bool) -> String {
 
 fn black_answers_with_komi(diagram: &str, rules: &str, komi: f64, white_passed: bool) -> String {
     let board = Board::from_ascii(diagram).unwrap();
-    let size = board.size();
     let rules = Rules {
         komi,
         ..Rules::preset(rules).unwrap()
@@ -36,14 +35,19 @@ fn black_answers_with_komi(diagram: &str, rules: &str, komi: f64, white_passed: 
         resign_threshold: 0.0,
         ..SearchConfig::default()
     });
+    black_genmove(&mut searcher, &game)
+}
+
+/// Black's move, as a vertex name, "pass" or "resign".
+fn black_genmove(searcher: &mut Searcher, game: &Game) -> String {
     let outcome = searcher.genmove(
-        &game,
+        game,
         Color::Black,
         &Limits::default(),
         &AtomicBool::new(false),
     );
     match outcome.decision {
-        Decision::Play(mv) => move_name(mv, size),
+        Decision::Play(mv) => move_name(mv, game.size()),
         Decision::Resign => "resign".into(),
     }
 }
@@ -159,4 +163,61 @@ fn saves_a_chain_in_atari_before_passing() {
         black_answers_with_komi(D6_IN_ATARI, "chinese", 7.0, true),
         "D5"
     );
+}
+
+/// Black's answers to three `genmove` calls in a 5x5 game where every
+/// empty point but the dame C3 is a one-point eye, so that every playout
+/// ends the same way: Black has 14 points of area and White 10, and C3
+/// goes to whoever fills it. The search counts a jigo as a loss, and the
+/// resign threshold is one that a drawn or lost position falls below.
+fn answers_when_one_dame_is_left(komi: f64) -> Vec<String> {
+    const FINISHED: &str = "
+        X . X O .
+        X X X O O
+        . X . O .
+        X X X O O
+        X . X O .";
+    let rules = Rules {
+        komi,
+        ..Rules::preset("chinese").unwrap()
+    };
+    let target = Board::from_ascii(FINISHED).unwrap();
+    // Played out from the empty board (resigning waits for half the board
+    // in moves), White passing while Black has more stones to place.
+    let mut game = Game::new(5, rules).unwrap();
+    let stones = |c: Color| {
+        target
+            .points()
+            .filter(|&p| target.color_at(p) == Some(c))
+            .collect::<Vec<_>>()
+    };
+    let (black, white) = (stones(Color::Black), stones(Color::White));
+    for (k, &stone) in black.iter().enumerate() {
+        game.play(Color::Black, Move::Place(stone)).unwrap();
+        let answer = white.get(k).map_or(Move::Pass, |&p| Move::Place(p));
+        game.play(Color::White, answer).unwrap();
+    }
+    assert_eq!(game.board().to_ascii(), target.to_ascii());
+    let mut searcher = Searcher::new(SearchConfig {
+        threads: 1,
+        playouts: Some(2000),
+        playout: PlayoutKind::Heavy,
+        seed: 5,
+        resign_threshold: 0.5,
+        tuning: Tuning::parse("jigo=0").unwrap(),
+        ..SearchConfig::default()
+    });
+    (0..3)
+        .map(|_| black_genmove(&mut searcher, &game))
+        .collect()
+}
+
+#[test]
+fn does_not_resign_a_drawn_game_that_the_search_counts_as_lost() {
+    // Komi 5: C3 draws, which this search counts as a loss for Black.
+    let drawn = answers_when_one_dame_is_left(5.0);
+    assert_eq!(drawn, ["C3", "C3", "C3"]);
+    // Komi 6: Black loses by a point and resigns on the third hopeless move.
+    let lost = answers_when_one_dame_is_left(6.0);
+    assert_eq!(lost, ["C3", "C3", "resign"]);
 }

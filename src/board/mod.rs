@@ -485,6 +485,12 @@ impl Board {
         n > 0 && n * (libs >> LIB_SQ_SHIFT) == s * s
     }
 
+    /// Liberties of the chain through `p` counted once per adjacent stone.
+    #[inline]
+    pub(crate) fn pseudo_liberties(&self, p: Point) -> u32 {
+        lib_count(self.libs[self.head[p.0] as usize]) as u32
+    }
+
     /// The single liberty of a chain in atari.
     #[inline]
     pub fn atari_liberty(&self, p: Point) -> Option<Point> {

@@ -144,6 +144,12 @@ impl Board {
     /// `None` when it has more (the walk stops at the first one too many).
     pub fn liberties_within(&self, p: Point, out: &mut [Point]) -> Option<usize> {
         self.color_at(p)?;
+        // A liberty touches at most four stones of the chain, so more
+        // pseudo-liberties than four per slot mean too many liberties:
+        // most healthy chains are told without a walk.
+        if self.pseudo_liberties(p) > 4 * out.len() as u32 {
+            return None;
+        }
         let mut found = 0;
         let start = p.0;
         let mut s = start;

@@ -183,7 +183,7 @@ impl Searcher {
             &tree,
             &root,
             &params,
-            Scorer::of(game),
+            Scorer::of(game).with_jigo(color, params.jigo),
             stop,
             budget.max(1),
             deadline,
@@ -350,9 +350,19 @@ impl Searcher {
 
         let enough = snap.candidates.iter().map(|c| c.visits).sum::<u64>() >= MIN_VISITS_TO_RESIGN;
         let late_enough = game.plies().len() >= size * size / 2;
+        // A search that counts a jigo as a loss (`Params::jigo`) sees a
+        // drawn position as hopeless, and between moves that all lose the
+        // most visited need not be the one that draws: resign only when
+        // every move the search looked at much ends behind on the count.
+        let behind = snap
+            .candidates
+            .iter()
+            .filter(|c| c.visits * 20 >= best.visits)
+            .all(|c| c.score_lead < -0.5);
         if self.config.resign_threshold > 0.0
             && enough
             && late_enough
+            && behind
             && best.winrate < self.config.resign_threshold
         {
             self.hopeless_moves += 1;
