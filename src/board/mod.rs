@@ -487,7 +487,7 @@ impl Board {
 
     /// Liberties of the chain through `p` counted once per adjacent stone.
     #[inline]
-    pub(crate) fn pseudo_liberties(&self, p: Point) -> u32 {
+    fn pseudo_liberties(&self, p: Point) -> u32 {
         lib_count(self.libs[self.head[p.0] as usize]) as u32
     }
 

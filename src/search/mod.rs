@@ -178,17 +178,9 @@ impl Searcher {
         // Leave a little for spawning, joining and answering.
         let deadline =
             time.map(|t| start + t.saturating_sub((t / 20).min(Duration::from_millis(20))));
-        let (tree, root, params) = self.prepare(game, color);
-        let shared = Shared::new(
-            &tree,
-            &root,
-            &params,
-            Scorer::of(game).with_jigo(color, params.jigo),
-            stop,
-            budget.max(1),
-            deadline,
-        )
-        .with_grace(STOP_GRACE_PLAYOUTS, STOP_GRACE_TIME);
+        let (tree, root, params, scorer) = self.prepare(game, color);
+        let shared = Shared::new(&tree, &root, &params, scorer, stop, budget.max(1), deadline)
+            .with_grace(STOP_GRACE_PLAYOUTS, STOP_GRACE_TIME);
         uct::search(&shared, self.config.threads, self.seed_for(game, color));
         let playouts = shared.done.load(Ordering::Relaxed);
         let snapshot = snapshot(&tree, &root, &shared, playouts);
@@ -235,16 +227,8 @@ impl Searcher {
         stop: &AtomicBool,
         report: &mut dyn FnMut(&Snapshot),
     ) -> Snapshot {
-        let (tree, root, params) = self.prepare(game, color);
-        let shared = Shared::new(
-            &tree,
-            &root,
-            &params,
-            Scorer::of(game),
-            stop,
-            u64::MAX,
-            None,
-        );
+        let (tree, root, params, scorer) = self.prepare(game, color);
+        let shared = Shared::new(&tree, &root, &params, scorer, stop, u64::MAX, None);
         let interval = interval.max(Duration::from_millis(10));
         let seed = self.seed_for(game, color);
         let threads = self.config.threads.max(1);
@@ -294,8 +278,9 @@ impl Searcher {
 
     /// The tree for this search: the kept subtree when the game went on
     /// from the kept root, else a fresh one; the root expanded with the
-    /// moves the rules allow now; and the tree constants for this board.
-    fn prepare(&mut self, game: &Game, color: Color) -> (Tree, Root, Params) {
+    /// moves the rules allow now; the tree constants for this board; and
+    /// the scorer of playout results.
+    fn prepare(&mut self, game: &Game, color: Color) -> (Tree, Root, Params, Scorer) {
         let max_nodes = self.config.max_nodes;
         let tree = match self.kept.take() {
             Some(kept) => match follow(&kept, game, color) {
@@ -325,7 +310,10 @@ impl Searcher {
         };
         let params = Params::tuned(game.size(), self.config.playout, &self.config.tuning);
         uct::prepare_root(&tree, &root, game, &params);
-        (tree, root, params)
+        // One scorer for genmove, analysis and pondering alike: they share
+        // the kept tree, so its statistics must mean the same thing.
+        let scorer = Scorer::of(game).with_jigo(color, params.jigo);
+        (tree, root, params, scorer)
     }
 
     /// The move to play from the finished search, with game sense on top
