@@ -12,6 +12,7 @@
 pub mod benson;
 pub mod bitboard;
 pub mod coord;
+pub mod nakade;
 pub mod tactics;
 pub mod zobrist;
 

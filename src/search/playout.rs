@@ -183,18 +183,24 @@ pub fn play_out(
     let mut passes = 0;
     let mut moves = 0;
     let PlayoutScratch { candidates, ladder } = scratch;
+    // Stones the last move captured: a big capture may leave a dead eye shape.
+    let mut last_captured = 0;
     while moves < limit {
         let choice = match style.kind {
             PlayoutKind::Light => random_light_move(board, to_move, rng),
-            PlayoutKind::Heavy => heavy_move(board, to_move, last, rng, candidates, ladder),
+            PlayoutKind::Heavy => {
+                heavy_move(board, to_move, last, last_captured, rng, candidates, ladder)
+            }
         };
         if let Some(p) = choice {
             record.push(encode_move(to_move, p));
         }
         last = choice;
+        let captured_before = board.captures(to_move);
         if play_or_pass(board, to_move, choice, &mut passes) {
             break;
         }
+        last_captured = board.captures(to_move) - captured_before;
         moves += 1;
         to_move = to_move.opponent();
         if style.mercy && moves % 8 == 0 {
@@ -213,18 +219,29 @@ pub fn play_out(
     }
 }
 
-/// One heavy-playout move: answer the last move's ataris (capture it, or
-/// save what it threatens), else a good 3×3 shape next to it, else a random
-/// move that neither fills an own eye nor puts two or more own stones in atari.
+/// One heavy-playout move: after a capture of three or more stones that
+/// left a dead eye shape, its vital point; else answer the last move's
+/// ataris (capture it, or save what it threatens), else a good 3×3 shape
+/// next to it, else a random move that neither fills an own eye nor puts
+/// two or more own stones in atari (unless it is a killing sacrifice).
 fn heavy_move(
     board: &Board,
     c: Color,
     last: Option<Point>,
+    last_captured: u32,
     rng: &mut impl RngCore,
     candidates: &mut Vec<Point>,
     ladder: &mut LadderScratch,
 ) -> Option<Point> {
     if let Some(l) = last.filter(|&l| board.color_at(l) == Some(c.opponent())) {
+        if last_captured >= 3 {
+            let vital = board.vital_point_next_to(l);
+            if let Some(v) = vital.filter(|&v| board.is_legal_no_suicide(c, v)) {
+                if below(rng, 100) < ATARI_RATE {
+                    return Some(v);
+                }
+            }
+        }
         candidates.clear();
         if let Some(lib) = board.atari_liberty(l) {
             candidates.push(lib);
@@ -292,7 +309,8 @@ fn two_empty_neighbours(board: &Board, p: Point) -> bool {
 }
 
 /// A random legal move that does not fill an own eye and does not put a
-/// chain of two or more own stones in atari (lone-stone throw-ins stay).
+/// chain of two or more own stones in atari (lone-stone throw-ins stay),
+/// unless that chain fills an opposing eye space to leave a dead shape.
 #[inline]
 fn random_sensible_move(board: &Board, c: Color, rng: &mut impl RngCore) -> Option<Point> {
     scan_empties(board, rng.next_u32(), |p| {
@@ -303,7 +321,10 @@ fn random_sensible_move(board: &Board, c: Color, rng: &mut impl RngCore) -> Opti
             return true;
         }
         let shape = board.move_shape(c, p, 2);
-        !(shape.is_self_atari() && shape.chain_len >= 2)
+        if !(shape.is_self_atari() && shape.chain_len >= 2) {
+            return true;
+        }
+        shape.chain_len <= 6 && board.is_nakade_sacrifice(c, p)
     })
 }
 
@@ -374,7 +395,9 @@ mod tests {
                     assert!(
                         b.is_eye_like(last, p)
                             || !b.is_legal_no_suicide(last, p)
-                            || (shape.is_self_atari() && shape.chain_len >= 2),
+                            || (shape.is_self_atari()
+                                && shape.chain_len >= 2
+                                && !b.is_nakade_sacrifice(last, p)),
                         "size {size}: {p:?} playable for {last:?}\n{}",
                         b.to_ascii()
                     );
@@ -385,6 +408,17 @@ mod tests {
 
     /// How often the heavy policy answers `last` with `expected`, out of 200.
     fn answers(diagram: &str, to_move: Color, last: &str, expected: &str) -> usize {
+        answers_capture(diagram, to_move, last, 0, expected)
+    }
+
+    /// [`answers`] when `last` captured `captured` stones.
+    fn answers_capture(
+        diagram: &str,
+        to_move: Color,
+        last: &str,
+        captured: u32,
+        expected: &str,
+    ) -> usize {
         let b = Board::from_ascii(diagram).unwrap();
         let mut rng = rand::rngs::SmallRng::seed_from_u64(3);
         let mut candidates = Vec::new();
@@ -395,6 +429,7 @@ mod tests {
                     &b,
                     to_move,
                     Some(at(&b, last)),
+                    captured,
                     &mut rng,
                     &mut candidates,
                     &mut ladder,
@@ -457,5 +492,57 @@ mod tests {
             . . X O . . .
             . . . X . . .";
         assert!(answers(diagram, Color::Black, "D2", "E2") > 150);
+    }
+
+    #[test]
+    fn heavy_policy_plays_the_vital_point_after_a_capture_of_three() {
+        // White E1 has just taken three Black stones from the straight
+        // three B1 C1 D1: Black kills at C1.
+        let diagram = "
+            . . . . . .
+            . . . . . .
+            . . . . . .
+            . . . . . .
+            O O O O O O
+            O . . . O O";
+        let hits = answers_capture(diagram, Color::Black, "E1", 3, "C1");
+        assert!(hits > 170, "{hits}/200");
+        // Without a capture, C1 is one of many random moves.
+        let hits = answers_capture(diagram, Color::Black, "E1", 0, "C1");
+        assert!(hits < 50, "{hits}/200");
+    }
+
+    #[test]
+    fn heavy_playouts_kill_a_group_whose_only_eye_is_a_pyramid_four() {
+        // White's one eye space B1 C1 D1 C2 holds a Black stone at C1;
+        // the rest of the board is Black's. Left alone, each playout has
+        // Black fill the eye with a sacrifice and kill at the vital point.
+        let diagram = "
+            . . . . . . .
+            . . . . . . .
+            . . . . . . .
+            X X X X X X .
+            O O O O O X .
+            O O . O O X .
+            O . X . O X .";
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(5);
+        let mut white_died = 0;
+        for _ in 0..100 {
+            let mut b = Board::from_ascii(diagram).unwrap();
+            play_out(
+                &mut b,
+                Color::Black,
+                None,
+                PlayoutStyle {
+                    kind: PlayoutKind::Heavy,
+                    mercy: false,
+                },
+                &mut rng,
+                &mut Vec::new(),
+                &mut PlayoutScratch::default(),
+            );
+            white_died += usize::from(b.color_at(at(&b, "A1")) != Some(Color::White));
+        }
+        assert!(white_died > 80, "White died in {white_died}/100 playouts");
     }
 }

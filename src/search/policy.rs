@@ -18,6 +18,12 @@ pub struct Priors {
     pub capture: u16,
     pub escape: u16,
     pub self_atari: u16,
+    /// The vital point of a dead eye shape the last move left next to it
+    /// (see [`Board::vital_point_next_to`]). Killing sacrifices are also
+    /// spared the self-atari loss. With the nakade playouts, against GNU Go
+    /// (9x9, 5000 playouts, seeds 5001-5100): 89/100 with the playouts
+    /// alone, 90/100 with these priors too; 86/100 without either.
+    pub nakade: u16,
     pub shape: u16,
     pub near_last: u16,
     pub empty_edge: u16,
@@ -45,6 +51,7 @@ impl Priors {
             capture: e * 3,
             escape: e * 3,
             self_atari: e * 2,
+            nakade: e * 3,
             shape: e,
             near_last: e,
             empty_edge: e,
@@ -287,6 +294,7 @@ pub fn children_with_priors(
     } else {
         findings.clear();
     }
+    let vital = last.and_then(|l| board.vital_point_next_to(l));
     for &e in board.empties() {
         let p = Point(e as usize);
         if board.is_eye_like(c, p) || !board.is_legal_no_suicide(c, p) || !allowed(p) {
@@ -310,6 +318,9 @@ pub fn children_with_priors(
         if verdict == Some(Verdict::Decisive) {
             win(k.critical);
         }
+        if vital == Some(p) {
+            win(k.nakade);
+        }
         let mut doomed = verdict == Some(Verdict::Hopeless);
         if saves && shape.liberties >= 2 && !doomed {
             if shape.captures == 0 && shape.liberties == 2 && escape_fails(board, c, p, ladder) {
@@ -330,7 +341,9 @@ pub fn children_with_priors(
             win(k.third_line);
         }
         let mut lose = |amount: u16| n += amount as u32;
-        if shape.is_self_atari() || doomed {
+        let sacrifice_that_kills =
+            || shape.chain_len >= 2 && shape.chain_len <= 6 && board.is_nakade_sacrifice(c, p);
+        if (shape.is_self_atari() && !sacrifice_that_kills()) || doomed {
             lose(k.self_atari);
         }
         if line == 1 && quiet {
@@ -368,17 +381,64 @@ mod tests {
             pattern: 0,
             ..Priors::for_size(9)
         };
-        value_with(&hand_written, diagram, c, v)
+        value_with(&hand_written, diagram, c, None, v)
     }
 
-    fn value_with(priors: &Priors, diagram: &str, c: Color, v: &str) -> f64 {
+    fn value_with(priors: &Priors, diagram: &str, c: Color, last: Option<&str>, v: &str) -> f64 {
         let b = Board::from_ascii(diagram).unwrap();
-        let p = parse_vertex(v, b.size()).unwrap().unwrap();
+        let vertex = |v: &str| parse_vertex(v, b.size()).unwrap().unwrap();
+        let p = vertex(v);
         let mut out = Vec::new();
         let mut ladder = LadderScratch::default();
-        children_with_priors(&b, c, None, priors, |_| true, &mut out, &mut ladder);
+        let last = last.map(vertex);
+        children_with_priors(&b, c, last, priors, |_| true, &mut out, &mut ladder);
         let child = out.iter().find(|ch| ch.mv as usize == p.0).unwrap();
         child.prior_wins as f64 / (2.0 * child.prior_visits as f64)
+    }
+
+    #[test]
+    fn a_sacrifice_that_kills_is_no_bad_self_atari() {
+        // White's only eye space is the pyramid B1 C1 D1 C2; Black D1
+        // fills it up to B1, and the bent three left after the capture dies.
+        let diagram = "
+            . . . . . .
+            . . . . . .
+            X X X X X X
+            O O O O O X
+            O O X O O X
+            O . X . O X";
+        let hand_written = Priors {
+            pattern: 0,
+            near_last: 0,
+            ..Priors::for_size(9)
+        };
+        assert!(value_with(&hand_written, diagram, Color::Black, None, "D1") >= 0.5);
+        // White filling its own last liberty but one is still a blunder.
+        assert!(value_with(&hand_written, diagram, Color::White, None, "D1") < 0.4);
+    }
+
+    #[test]
+    fn the_vital_point_of_a_space_just_closed_looks_good() {
+        // White E1 has just captured three Black stones: C1 kills.
+        let diagram = "
+            . . . . . .
+            . . . . . .
+            . . . . . .
+            . . . . . .
+            O O O O O O
+            O . . . O O";
+        let hand_written = Priors {
+            pattern: 0,
+            near_last: 0,
+            ..Priors::for_size(9)
+        };
+        let at_c1 = |k: &Priors| value_with(k, diagram, Color::Black, Some("E1"), "C1");
+        assert!(at_c1(&hand_written) > 0.7);
+        let without = Priors {
+            nakade: 0,
+            ..hand_written
+        };
+        assert!((at_c1(&without) - 0.5).abs() < 1e-9);
     }
 
     #[test]
@@ -419,6 +479,7 @@ mod tests {
             capture: 0,
             escape: 0,
             self_atari: 0,
+            nakade: 0,
             shape: 0,
             near_last: 0,
             empty_edge: 0,
@@ -433,17 +494,20 @@ mod tests {
             . . . . .
             . . . . .";
         // Extending out of atari: a shape strong players choose.
-        let save = value_with(&shapes_only, diagram, Color::Black, "C2");
+        let save = value_with(&shapes_only, diagram, Color::Black, None, "C2");
         assert!(save > 0.6, "extending out of atari: {save}");
         // The 1-1 point, which they avoid.
-        let corner = value_with(&shapes_only, diagram, Color::Black, "A1");
+        let corner = value_with(&shapes_only, diagram, Color::Black, None, "A1");
         assert!(corner < 0.3, "the 1-1 point: {corner}");
         // Without the shapes every move starts even.
         let even_only = Priors {
             pattern: 0,
             ..shapes_only
         };
-        assert_eq!(value_with(&even_only, diagram, Color::Black, "C2"), 0.5);
+        assert_eq!(
+            value_with(&even_only, diagram, Color::Black, None, "C2"),
+            0.5
+        );
     }
 
     /// White D4 has two liberties, D3 and E4. With Black on E3 either

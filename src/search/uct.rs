@@ -76,7 +76,7 @@ fn visits(v: f64) -> u16 {
 type Setter = fn(&mut Params, f64);
 
 /// Every constant `--tune` can set: its name and how it is set.
-const KNOBS: [(&str, Setter); 18] = [
+const KNOBS: [(&str, Setter); 19] = [
     ("expand_at", |p, v| {
         p.expand_at = v.round().min(u32::MAX as f64) as u32
     }),
@@ -93,6 +93,7 @@ const KNOBS: [(&str, Setter); 18] = [
     ("prior_capture", |p, v| p.priors.capture = visits(v)),
     ("prior_escape", |p, v| p.priors.escape = visits(v)),
     ("prior_self_atari", |p, v| p.priors.self_atari = visits(v)),
+    ("prior_nakade", |p, v| p.priors.nakade = visits(v)),
     ("prior_shape", |p, v| p.priors.shape = visits(v)),
     ("prior_near_last", |p, v| p.priors.near_last = visits(v)),
     ("prior_empty_edge", |p, v| p.priors.empty_edge = visits(v)),

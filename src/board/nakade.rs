@@ -1,0 +1,335 @@
+//! Eye shapes that make only one eye (nakade): the small enclosed spaces
+//! where the side that plays the vital point first kills, and the
+//! sacrifices that leave such a space behind. Random playouts never find
+//! these by themselves: filling an eye space means putting two or more
+//! stones in atari, which the heavy policy otherwise forbids, so a group
+//! with a three-point eye looked alive in every playout.
+
+use super::{Bitboard, Board, Color, Point};
+
+/// The largest eye space that can be dead however it is shaped (rabbity six).
+const LARGEST_NAKADE: u32 = 6;
+
+impl Board {
+    /// The vital point of `region` (4-connected, at most six points) when
+    /// it is an eye shape that makes one eye if the attacker plays there
+    /// first: any shape of up to three points, square and pyramid four,
+    /// bulky and crossed five, rabbity six. `None` for the shapes that make
+    /// two eyes whoever moves (straight and bent four, and the other fives
+    /// and sixes) and for anything larger. Corner effects (bent four in the
+    /// corner) are ignored.
+    pub fn nakade_vital_point(&self, region: &Bitboard) -> Option<Point> {
+        let size = region.count();
+        if size == 0 || size > LARGEST_NAKADE {
+            return None;
+        }
+        let mut vital = None;
+        let mut most = 0;
+        let mut degrees = 0;
+        for p in region.iter() {
+            let degree = self
+                .neighbours(Point(p))
+                .into_iter()
+                .filter(|&q| region.contains(q))
+                .count() as u32;
+            degrees += degree;
+            if vital.is_none() || degree > most {
+                vital = Some(Point(p));
+                most = degree;
+            }
+        }
+        let edges = degrees / 2;
+        // A cycle of adjacencies (edges >= size) in so few points is a 2×2
+        // square: square four, bulky five, rabbity six.
+        let dead = match size {
+            1..=3 => true,
+            4 => most == 3 || edges == 4,
+            5 => most == 4 || edges == 5,
+            _ => most == 4 && edges == 6,
+        };
+        dead.then_some(vital).flatten()
+    }
+
+    /// `c` at `p` fills an opposing eye space up to its last point, putting
+    /// the filling chain (two to six stones) in atari, and the space it will
+    /// leave when captured is a dead shape. A sacrifice that kills when the
+    /// space is the opponent's only eye, where an ordinary self-atari only
+    /// gives stones away. The caller knows the move is a self-atari.
+    pub fn is_nakade_sacrifice(&self, c: Color, p: Point) -> bool {
+        let mut chain = Bitboard::single(p.0);
+        for q in self.neighbours(p) {
+            if self.color_at(Point(q)) == Some(c) && !chain.contains(q) {
+                chain |= self.chain_stones(Point(q));
+            }
+        }
+        if chain.count() > LARGEST_NAKADE {
+            return false;
+        }
+        let stride = self.stride();
+        let mut liberties = chain.neighbours(stride) & self.empty_points();
+        liberties.clear(p.0);
+        let Some(last_liberty) = liberties.first().filter(|_| liberties.count() == 1) else {
+            return false;
+        };
+        let mut eye_space = chain;
+        eye_space.set(last_liberty);
+        self.enclosed_by(&eye_space, c.opponent()) && self.nakade_vital_point(&chain).is_some()
+    }
+
+    /// The vital point of the empty space next to `last` when that space is
+    /// enclosed by `last`'s colour and dead in shape: right after `last`
+    /// captured a sacrifice, or closed an eye space too small, playing
+    /// there at once is how the other side kills.
+    pub fn vital_point_next_to(&self, last: Point) -> Option<Point> {
+        let owner = self.color_at(last)?;
+        let stride = self.stride();
+        let empty = self.empty_points();
+        let mut space = Bitboard::single(last.0).neighbours(stride) & empty;
+        for _ in 0..LARGEST_NAKADE {
+            let grown = (space | space.neighbours(stride)) & empty;
+            if grown == space {
+                break;
+            }
+            space = grown;
+        }
+        let size = space.count();
+        if !(3..=LARGEST_NAKADE).contains(&size) || !self.enclosed_by(&space, owner) {
+            return None;
+        }
+        self.nakade_vital_point(&space)
+    }
+
+    /// Every on-board point next to `region` holds a stone of `owner`.
+    fn enclosed_by(&self, region: &Bitboard, owner: Color) -> bool {
+        let border = (region.neighbours(self.stride()) & *self.on_board()).and_not(region);
+        border.and_not(self.stones(owner)).is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::board::test_point as at;
+    use crate::board::{Bitboard, Board, Color};
+
+    /// The points marked `*` in `diagram` (read as empty), and the board.
+    fn region(diagram: &str) -> (Board, Bitboard) {
+        let board = Board::from_ascii(&diagram.replace('*', ".")).unwrap();
+        let mut marked = Bitboard::EMPTY;
+        let rows: Vec<&str> = diagram.lines().filter(|l| !l.trim().is_empty()).collect();
+        for (row, line) in rows.iter().enumerate() {
+            for (x, cell) in line.split_whitespace().enumerate() {
+                if cell == "*" {
+                    let y = rows.len() - 1 - row;
+                    marked.set(board.point(x, y).unwrap().0);
+                }
+            }
+        }
+        (board, marked)
+    }
+
+    fn vital(diagram: &str) -> Option<String> {
+        let (board, space) = region(diagram);
+        board.nakade_vital_point(&space).map(|p| {
+            let (x, y) = board.xy(p);
+            format!("{}{}", "ABCDEFGHJ".as_bytes()[x] as char, y + 1)
+        })
+    }
+
+    #[test]
+    fn three_point_spaces_die_at_their_middle() {
+        let straight = "
+            . . . . .
+            . . . . .
+            . . . . .
+            . * * * .
+            . . . . .";
+        assert_eq!(vital(straight).as_deref(), Some("C2"));
+        let bent = "
+            . . . . .
+            . . . . .
+            . . . . .
+            . * * . .
+            . . * . .";
+        assert_eq!(vital(bent).as_deref(), Some("C2"));
+    }
+
+    #[test]
+    fn pyramid_and_square_four_are_dead_straight_and_bent_four_alive() {
+        let pyramid = "
+            . . . . .
+            . . . . .
+            . . . . .
+            . * * * .
+            . . * . .";
+        assert_eq!(vital(pyramid).as_deref(), Some("C2"));
+        let square = "
+            . . . .
+            . . . .
+            . * * .
+            . * * .";
+        assert!(vital(square).is_some());
+        let straight = "
+            . . . . . .
+            . . . . . .
+            . . . . . .
+            . . . . . .
+            . * * * * .
+            . . . . . .";
+        assert_eq!(vital(straight), None);
+        let bent = "
+            . . . . .
+            . . . . .
+            . . . . .
+            . * * * .
+            . * . . .";
+        assert_eq!(vital(bent), None);
+    }
+
+    #[test]
+    fn bulky_and_crossed_five_and_rabbity_six_are_dead() {
+        let bulky = "
+            . . . . .
+            . . . . .
+            . * * . .
+            . * * * .
+            . . . . .";
+        assert_eq!(vital(bulky).as_deref(), Some("C2"));
+        let cross = "
+            . . . . .
+            . . . . .
+            . . * . .
+            . * * * .
+            . . * . .";
+        assert_eq!(vital(cross).as_deref(), Some("C2"));
+        let rabbity = "
+            . . . . .
+            . . . . .
+            . . * . .
+            . * * * .
+            . . * * .";
+        assert_eq!(vital(rabbity).as_deref(), Some("C2"));
+        let long_l = "
+            . . . . . .
+            . . . . . .
+            . . . . . .
+            . * . . . .
+            . * * * * .
+            . . . . . .";
+        assert_eq!(vital(long_l), None);
+        let six_in_a_row = "
+            . . . . . . . .
+            . . . . . . . .
+            . . . . . . . .
+            . . . . . . . .
+            . . . . . . . .
+            . . . . . . . .
+            . . . . . . . .
+            . * * * * * * .";
+        assert_eq!(vital(six_in_a_row), None);
+    }
+
+    #[test]
+    fn filling_a_pyramid_eye_to_its_last_point_is_a_killing_sacrifice() {
+        // White's eye space is the pyramid B1 C1 D1 C2; Black holds C1 and
+        // C2. Black D1 puts three stones in atari: once White captures at
+        // B1, the bent three left behind dies at C1.
+        let board = Board::from_ascii(
+            "
+            . . . . . .
+            . . . . . .
+            . . . . . .
+            O O O O O .
+            O O X O O .
+            O . X . O .",
+        )
+        .unwrap();
+        assert!(board
+            .move_shape(Color::Black, at(&board, "D1"), 2)
+            .is_self_atari());
+        assert!(board.is_nakade_sacrifice(Color::Black, at(&board, "D1")));
+        assert!(board.is_nakade_sacrifice(Color::Black, at(&board, "B1")));
+    }
+
+    #[test]
+    fn a_self_atari_whose_liberty_leads_outside_is_no_sacrifice() {
+        // D1 opens onto D2: the space is not White's eye, and C1 only
+        // throws two stones away.
+        let board = Board::from_ascii(
+            "
+            . . . . . .
+            . . . . . .
+            . . . . . .
+            . . . . . .
+            O O O . O .
+            O X . . O .",
+        )
+        .unwrap();
+        assert!(board
+            .move_shape(Color::Black, at(&board, "C1"), 2)
+            .is_self_atari());
+        assert!(!board.is_nakade_sacrifice(Color::Black, at(&board, "C1")));
+    }
+
+    #[test]
+    fn filling_a_straight_five_leaves_a_live_straight_four() {
+        let board = Board::from_ascii(
+            "
+            . . . . . . .
+            . . . . . . .
+            . . . . . . .
+            . . . . . . .
+            . . . . . . .
+            O O O O O O O
+            O X X X . . O",
+        )
+        .unwrap();
+        assert!(board
+            .move_shape(Color::Black, at(&board, "E1"), 2)
+            .is_self_atari());
+        assert!(!board.is_nakade_sacrifice(Color::Black, at(&board, "E1")));
+        // One point shorter, the same fill leaves a dead straight three.
+        let board = Board::from_ascii(
+            "
+            . . . . . .
+            . . . . . .
+            . . . . . .
+            . . . . . .
+            O O O O O O
+            O X X . . O",
+        )
+        .unwrap();
+        assert!(board.is_nakade_sacrifice(Color::Black, at(&board, "D1")));
+    }
+
+    #[test]
+    fn the_vital_point_of_the_space_a_capture_left_is_found() {
+        // White E1 has just captured Black's B1 C1 D1: the straight three
+        // left behind dies at C1.
+        let board = Board::from_ascii(
+            "
+            . . . . . .
+            . . . . . .
+            . . . . . .
+            . . . . . .
+            O O O O O O
+            O . . . O O",
+        )
+        .unwrap();
+        assert_eq!(
+            board.vital_point_next_to(at(&board, "E1")),
+            Some(at(&board, "C1"))
+        );
+        // A space that opens to the outside is no eye.
+        let board = Board::from_ascii(
+            "
+            . . . . . .
+            . . . . . .
+            . . . . . .
+            . . . . . .
+            O O O . O O
+            O . . . O O",
+        )
+        .unwrap();
+        assert_eq!(board.vital_point_next_to(at(&board, "E1")), None);
+    }
+}
