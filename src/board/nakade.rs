@@ -56,24 +56,53 @@ impl Board {
     /// space is the opponent's only eye, where an ordinary self-atari only
     /// gives stones away. The caller knows the move is a self-atari.
     pub fn is_nakade_sacrifice(&self, c: Color, p: Point) -> bool {
+        // Playouts ask this of every self-atari they consider, so no
+        // bitboards until the last liberty is known to be closed in: the
+        // chain's other neighbours are opposing stones, or they would be
+        // liberties too.
+        let Some(last_liberty) = self.last_liberty_after(c, p) else {
+            return false;
+        };
+        let own_neighbour_chain = |q: usize| {
+            self.neighbours(p).into_iter().any(|r| {
+                self.color_at(Point(r)) == Some(c)
+                    && self.chain_id(Point(r)) == self.chain_id(Point(q))
+            })
+        };
+        let closed = self.neighbours(last_liberty).into_iter().all(|q| {
+            q == p.0
+                || match self.color_at(Point(q)) {
+                    None => !self.is_empty_at(Point(q)),
+                    Some(owner) => owner != c || own_neighbour_chain(q),
+                }
+        });
+        if !closed {
+            return false;
+        }
         let mut chain = Bitboard::single(p.0);
         for q in self.neighbours(p) {
             if self.color_at(Point(q)) == Some(c) && !chain.contains(q) {
                 chain |= self.chain_stones(Point(q));
             }
         }
-        if chain.count() > LARGEST_NAKADE {
-            return false;
+        self.nakade_vital_point(&chain).is_some()
+    }
+
+    /// The one liberty the chain through `c` at `p` keeps, the move being
+    /// a self-atari: an empty neighbour of `p`, or the liberty other than
+    /// `p` of a neighbouring own chain.
+    fn last_liberty_after(&self, c: Color, p: Point) -> Option<Point> {
+        let neighbours = self.neighbours(p).map(Point);
+        if let Some(&q) = neighbours.iter().find(|&&q| self.is_empty_at(q)) {
+            return Some(q);
         }
-        let stride = self.stride();
-        let mut liberties = chain.neighbours(stride) & self.empty_points();
-        liberties.clear(p.0);
-        let Some(last_liberty) = liberties.first().filter(|_| liberties.count() == 1) else {
-            return false;
-        };
-        let mut eye_space = chain;
-        eye_space.set(last_liberty);
-        self.enclosed_by(&eye_space, c.opponent()) && self.nakade_vital_point(&chain).is_some()
+        neighbours
+            .iter()
+            .filter(|&&q| self.color_at(q) == Some(c))
+            .find_map(|&q| {
+                let [a, b] = self.two_liberties(q)?;
+                Some(if a == p { b } else { a })
+            })
     }
 
     /// The vital point of the empty space next to `last` when that space is
