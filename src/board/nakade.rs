@@ -57,23 +57,30 @@ impl Board {
     /// gives stones away. The caller knows the move is a self-atari.
     pub fn is_nakade_sacrifice(&self, c: Color, p: Point) -> bool {
         // Playouts ask this of every self-atari they consider, so no
-        // bitboards until the last liberty is known to be closed in: the
-        // chain's other neighbours are opposing stones, or they would be
-        // liberties too.
+        // bitboards until the chain's size is known and its last liberty
+        // is known to be closed in: the chain's other neighbours are
+        // opposing stones, or they would be liberties too.
+        let mut own_chains = [None; 4];
+        let mut size = 1;
+        for (k, q) in self.neighbours(p).into_iter().enumerate() {
+            let q = Point(q);
+            if self.color_at(q) == Some(c) && !own_chains.contains(&Some(self.chain_id(q))) {
+                own_chains[k] = Some(self.chain_id(q));
+                size += self.chain_len(q);
+            }
+        }
+        if !(2..=LARGEST_NAKADE).contains(&size) {
+            return false;
+        }
         let Some(last_liberty) = self.last_liberty_after(c, p) else {
             return false;
         };
-        let own_neighbour_chain = |q: usize| {
-            self.neighbours(p).into_iter().any(|r| {
-                self.color_at(Point(r)) == Some(c)
-                    && self.chain_id(Point(r)) == self.chain_id(Point(q))
-            })
-        };
         let closed = self.neighbours(last_liberty).into_iter().all(|q| {
-            q == p.0
-                || match self.color_at(Point(q)) {
-                    None => !self.is_empty_at(Point(q)),
-                    Some(owner) => owner != c || own_neighbour_chain(q),
+            let q = Point(q);
+            q == p
+                || match self.color_at(q) {
+                    None => !self.is_empty_at(q),
+                    Some(owner) => owner != c || own_chains.contains(&Some(self.chain_id(q))),
                 }
         });
         if !closed {
@@ -113,14 +120,9 @@ impl Board {
         let owner = self.color_at(last)?;
         let stride = self.stride();
         let empty = self.empty_points();
-        let mut space = Bitboard::single(last.0).neighbours(stride) & empty;
-        for _ in 0..LARGEST_NAKADE {
-            let grown = (space | space.neighbours(stride)) & empty;
-            if grown == space {
-                break;
-            }
-            space = grown;
-        }
+        let space = Bitboard::single(last.0)
+            .neighbours(stride)
+            .flood_fill(&empty, stride);
         let size = space.count();
         if !(3..=LARGEST_NAKADE).contains(&size) || !self.enclosed_by(&space, owner) {
             return None;
@@ -137,6 +139,7 @@ impl Board {
 
 #[cfg(test)]
 mod tests {
+    use crate::board::coord::vertex_name;
     use crate::board::test_point as at;
     use crate::board::{Bitboard, Board, Color};
 
@@ -158,10 +161,9 @@ mod tests {
 
     fn vital(diagram: &str) -> Option<String> {
         let (board, space) = region(diagram);
-        board.nakade_vital_point(&space).map(|p| {
-            let (x, y) = board.xy(p);
-            format!("{}{}", "ABCDEFGHJ".as_bytes()[x] as char, y + 1)
-        })
+        board
+            .nakade_vital_point(&space)
+            .map(|p| vertex_name(p, board.size()))
     }
 
     #[test]
@@ -328,6 +330,23 @@ mod tests {
         )
         .unwrap();
         assert!(board.is_nakade_sacrifice(Color::Black, at(&board, "D1")));
+    }
+
+    #[test]
+    fn a_lone_stone_thrown_in_is_no_chain_sacrificed() {
+        // Black B1 is a throw-in into White's two-point eye: one stone.
+        let board = Board::from_ascii(
+            "
+            . . . .
+            . . . .
+            O O O O
+            O . . O",
+        )
+        .unwrap();
+        assert!(board
+            .move_shape(Color::Black, at(&board, "B1"), 2)
+            .is_self_atari());
+        assert!(!board.is_nakade_sacrifice(Color::Black, at(&board, "B1")));
     }
 
     #[test]

@@ -324,7 +324,7 @@ fn random_sensible_move(board: &Board, c: Color, rng: &mut impl RngCore) -> Opti
         if !(shape.is_self_atari() && shape.chain_len >= 2) {
             return true;
         }
-        shape.chain_len <= 6 && board.is_nakade_sacrifice(c, p)
+        board.is_nakade_sacrifice(c, p)
     })
 }
 

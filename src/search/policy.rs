@@ -344,9 +344,7 @@ pub fn children_with_priors(
             win(k.third_line);
         }
         let mut lose = |amount: u16| n += amount as u32;
-        let sacrifice_that_kills =
-            || shape.chain_len >= 2 && shape.chain_len <= 6 && board.is_nakade_sacrifice(c, p);
-        if (shape.is_self_atari() && !sacrifice_that_kills()) || doomed {
+        if (shape.is_self_atari() && !board.is_nakade_sacrifice(c, p)) || doomed {
             lose(k.self_atari);
         }
         if line == 1 && quiet {
