@@ -234,6 +234,9 @@ pub fn bench_lines(plan: &BenchPlan) -> Vec<String> {
             }
             for measure in measures {
                 let mut best = vec![0.0f64; threads.len()];
+                // Playout length: a policy change that lengthens playouts
+                // costs speed without any slower code.
+                let mut length = vec![0.0f64; threads.len()];
                 let mut budget: Option<u64> = None;
                 for _ in 0..plan.repeat.max(1) {
                     for (k, &t) in threads.iter().enumerate() {
@@ -258,16 +261,23 @@ pub fn bench_lines(plan: &BenchPlan) -> Vec<String> {
                                 separate_searches(size, &params, t, plan.duration)
                             }
                         };
-                        best[k] = best[k].max(r.per_second());
+                        if r.per_second() > best[k] {
+                            best[k] = r.per_second();
+                            length[k] = r.moves as f64 / r.playouts.max(1) as f64;
+                        }
                     }
                 }
                 let label = measure.label();
                 for (k, &t) in threads.iter().enumerate() {
                     let rate = best[k];
                     let ratio = rate / best[0].max(f64::MIN_POSITIVE);
-                    lines.push(format!(
+                    let mut line = format!(
                         "{size}x{size} {kind:?} {label} threads={t} playouts/s={rate:.0} ratio_vs_first={ratio:.2}"
-                    ));
+                    );
+                    if measure == Measure::Raw {
+                        line += &format!(" moves/playout={:.1}", length[k]);
+                    }
+                    lines.push(line);
                 }
             }
         }

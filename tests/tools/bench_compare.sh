@@ -1,10 +1,11 @@
 #!/bin/bash
 # Same-run comparison of ishi binaries on this noisy shared machine: runs
-# `ishi bench` (light playouts, one thread, 9x9 and 19x19, 1 s each) for
+# `ishi bench` (raw playouts, one thread, 9x9 and 19x19, 1 s each) for
 # every binary in turn, ROUNDS times, and prints the best and the median
-# rate per binary and size.
+# rate per binary and size. Light playouts unless PLAYOUT=heavy.
 #
 #   tests/tools/bench_compare.sh 7 /tmp/ishi-before target/release/ishi
+#   PLAYOUT=heavy tests/tools/bench_compare.sh 7 /tmp/ishi-before target/release/ishi
 set -euo pipefail
 rounds=$1
 shift
@@ -13,7 +14,7 @@ for _ in $(seq "$rounds"); do
     # Builds before `--repeat` existed measure once anyway.
     once=()
     if "$bin" bench --help | grep -q -- --repeat; then once=(--repeat 1); fi
-    "$bin" bench --sizes 9,19 --threads 1 --playout light --seconds 1 "${once[@]}" 2>/dev/null |
+    "$bin" bench --sizes 9,19 --threads 1 --playout "${PLAYOUT:-light}" --seconds 1 "${once[@]}" 2>/dev/null |
       awk -v b="$bin" '/ playouts threads/ {sub("playouts/s=", "", $5); print b, $1, $5}'
   done
 done | sort -k1,1 -k2,2 -k3,3n | awk '
