@@ -259,94 +259,79 @@ mod tests {
         assert_eq!(vital(six_in_a_row), None);
     }
 
+    /// Whether Black at `vertex` in `diagram` is a nakade sacrifice; the
+    /// move is checked to be a self-atari first, as callers know it is.
+    fn black_sacrifices(diagram: &str, vertex: &str) -> bool {
+        let board = Board::from_ascii(diagram).unwrap();
+        let p = at(&board, vertex);
+        assert!(
+            board.move_shape(Color::Black, p, 2).is_self_atari(),
+            "Black {vertex} is no self-atari"
+        );
+        board.is_nakade_sacrifice(Color::Black, p)
+    }
+
     #[test]
     fn filling_a_pyramid_eye_to_its_last_point_is_a_killing_sacrifice() {
         // White's eye space is the pyramid B1 C1 D1 C2; Black holds C1 and
         // C2. Black D1 puts three stones in atari: once White captures at
         // B1, the bent three left behind dies at C1.
-        let board = Board::from_ascii(
-            "
+        let diagram = "
             . . . . . .
             . . . . . .
             . . . . . .
             O O O O O .
             O O X O O .
-            O . X . O .",
-        )
-        .unwrap();
-        assert!(board
-            .move_shape(Color::Black, at(&board, "D1"), 2)
-            .is_self_atari());
-        assert!(board.is_nakade_sacrifice(Color::Black, at(&board, "D1")));
-        assert!(board.is_nakade_sacrifice(Color::Black, at(&board, "B1")));
+            O . X . O .";
+        assert!(black_sacrifices(diagram, "D1"));
+        assert!(black_sacrifices(diagram, "B1"));
     }
 
     #[test]
     fn a_self_atari_whose_liberty_leads_outside_is_no_sacrifice() {
         // D1 opens onto D2: the space is not White's eye, and C1 only
         // throws two stones away.
-        let board = Board::from_ascii(
-            "
+        let diagram = "
             . . . . . .
             . . . . . .
             . . . . . .
             . . . . . .
             O O O . O .
-            O X . . O .",
-        )
-        .unwrap();
-        assert!(board
-            .move_shape(Color::Black, at(&board, "C1"), 2)
-            .is_self_atari());
-        assert!(!board.is_nakade_sacrifice(Color::Black, at(&board, "C1")));
+            O X . . O .";
+        assert!(!black_sacrifices(diagram, "C1"));
     }
 
     #[test]
     fn filling_a_straight_five_leaves_a_live_straight_four() {
-        let board = Board::from_ascii(
-            "
+        let straight_five = "
             . . . . . . .
             . . . . . . .
             . . . . . . .
             . . . . . . .
             . . . . . . .
             O O O O O O O
-            O X X X . . O",
-        )
-        .unwrap();
-        assert!(board
-            .move_shape(Color::Black, at(&board, "E1"), 2)
-            .is_self_atari());
-        assert!(!board.is_nakade_sacrifice(Color::Black, at(&board, "E1")));
+            O X X X . . O";
+        assert!(!black_sacrifices(straight_five, "E1"));
         // One point shorter, the same fill leaves a dead straight three.
-        let board = Board::from_ascii(
-            "
+        let straight_four = "
             . . . . . .
             . . . . . .
             . . . . . .
             . . . . . .
             O O O O O O
-            O X X . . O",
-        )
-        .unwrap();
-        assert!(board.is_nakade_sacrifice(Color::Black, at(&board, "D1")));
+            O X X . . O";
+        assert!(black_sacrifices(straight_four, "D1"));
     }
 
     #[test]
     fn a_lone_stone_thrown_in_is_no_chain_sacrificed() {
         // Black B1 is a throw-in into White's two-point eye: one stone.
-        let board = Board::from_ascii(
-            "
+        let diagram = "
             . . . .
             . . . .
             O O O O
-            O . . O",
-        )
-        .unwrap();
-        assert!(board
-            .move_shape(Color::Black, at(&board, "B1"), 2)
-            .is_self_atari());
-        assert!(!board.is_nakade_sacrifice(Color::Black, at(&board, "B1")));
+            O . . O";
+        assert!(!black_sacrifices(diagram, "B1"));
     }
 
     #[test]
