@@ -20,7 +20,7 @@ struct Totals {
 fn check(tree: &Tree, id: NodeId, totals: &mut Totals) {
     let node = tree.node(id);
     totals.nodes += 1;
-    let stops = node.stops.load(Ordering::Relaxed);
+    let stops = tree.tally(id).stops();
     let Some((first, n)) = node.children() else {
         assert_eq!(node.visits(), stops, "leaf {id}");
         return;

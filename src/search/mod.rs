@@ -433,14 +433,14 @@ impl Searcher {
         let (best_gaining, best_gaining_at_any_risk) = {
             let mut safe: Option<(Move, f64)> = None;
             let mut risky = safe;
-            for (_, child) in tree.children_of(tree.root()) {
+            for (id, child) in tree.children_of(tree.root()) {
                 let Move::Place(p) = child.as_move() else {
                     continue;
                 };
                 if child.is_pruned() || !gains_at_any_risk(p, true) {
                     continue;
                 }
-                let (value, _) = uct::child_value(child, params);
+                let (value, _) = uct::child_value(tree, id, params);
                 let beats = |found: Option<(Move, f64)>| found.is_none_or(|(_, v)| value > v);
                 if beats(risky) {
                     risky = Some((child.as_move(), value));
@@ -635,7 +635,7 @@ fn snapshot(tree: &Tree, root: &Root, shared: &uct::Shared, playouts: u64) -> Sn
             winrate,
             prior: child.prior().1 as f64 / prior_total,
             lcb: (winrate - 1.96 * spread).max(0.0),
-            score_lead: child.score_lead(),
+            score_lead: tree.score_lead(id),
             pv,
         });
     }
@@ -668,9 +668,8 @@ fn snapshot(tree: &Tree, root: &Root, shared: &uct::Shared, playouts: u64) -> Sn
 /// The root placement with the best value (priors and RAVE included).
 fn best_by_value(tree: &Tree, params: &Params) -> Option<Move> {
     tree.children_of(tree.root())
-        .map(|(_, c)| c)
-        .filter(|c| !c.is_pruned() && c.mv() != PASS)
-        .map(|c| (c.as_move(), uct::child_value(c, params).0))
+        .filter(|(_, c)| !c.is_pruned() && c.mv() != PASS)
+        .map(|(id, c)| (c.as_move(), uct::child_value(tree, id, params).0))
         .max_by(|a, b| a.1.total_cmp(&b.1))
         .map(|(mv, _)| mv)
 }

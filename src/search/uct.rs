@@ -346,10 +346,9 @@ impl<'t, 'p> VirtualLoss<'t, 'p> {
     #[inline]
     fn settle(&mut self, result_at: impl Fn(usize) -> (u32, i32)) {
         for (d, &id) in (1..).zip(self.path.iter()) {
-            let node = self.tree.node(id);
             let (wins, margin) = result_at(d);
-            node.settle(self.amount, wins);
-            node.add_score_lossy(margin);
+            self.tree.node(id).settle(self.amount, wins);
+            self.tree.tally(id).add_score_lossy(margin);
         }
         self.settled = true;
     }
@@ -370,13 +369,19 @@ impl Drop for VirtualLoss<'_, '_> {
 /// AMAF results (Gelly & Silver's blend with a hand-set equivalence
 /// parameter), priors counted as real playouts, virtual loss as losses
 /// (it is in the node's visits).
-pub fn child_value(child: &super::tree::Node, params: &Params) -> (f64, u32) {
-    blended_value(child, params, params.rave_equiv.recip())
+pub fn child_value(tree: &Tree, id: NodeId, params: &Params) -> (f64, u32) {
+    blended_value(tree, id, tree.node(id), params, params.rave_equiv.recip())
 }
 
 /// [`child_value`] with `1 / rave_equiv` worked out once per loop.
 #[inline]
-fn blended_value(child: &super::tree::Node, params: &Params, per_equiv: f64) -> (f64, u32) {
+fn blended_value(
+    tree: &Tree,
+    id: NodeId,
+    child: &super::tree::Node,
+    params: &Params,
+    per_equiv: f64,
+) -> (f64, u32) {
     let (prior_n, prior_w) = child.prior();
     let (real_visits, real_wins) = child.results();
     let visits = real_visits + prior_n;
@@ -394,7 +399,7 @@ fn blended_value(child: &super::tree::Node, params: &Params, per_equiv: f64) -> 
         (wins as f64 * (1.0 + r_share) + rave_wins as f64) / (2.0 * (r + n + n * r_share))
     };
     if params.score_weight > 0.0 && real_visits > 0 {
-        value += params.score_weight * (child.score_lead() / params.score_scale).tanh();
+        value += params.score_weight * (tree.score_lead(id) / params.score_scale).tanh();
     }
     (value, visits)
 }
@@ -415,7 +420,7 @@ fn select(tree: &Tree, parent: NodeId, params: &Params) -> Option<NodeId> {
         if child.is_pruned() {
             continue;
         }
-        let (mut value, visits) = blended_value(child, params, per_equiv);
+        let (mut value, visits) = blended_value(tree, id, child, params, per_equiv);
         if params.explore > 0.0 {
             value += params.explore * (log_n / (visits + 1) as f64).sqrt();
         }
@@ -650,7 +655,7 @@ impl Worker {
             }
         };
         let leaf = path.path.last().copied().unwrap_or(tree.root());
-        tree.node(leaf).stops.fetch_add(1, Ordering::Relaxed);
+        tree.tally(leaf).add_stop();
         self.root_visits += 1;
         self.root_wins += for_color(root.color.opponent()).0;
         path.settle(|d| for_color(color_at_depth(d).opponent()));
@@ -815,7 +820,7 @@ mod tests {
             // While the playout is below them, each counts 3 lost visits.
             assert_eq!(tree.node(a).results(), (5, 4));
             assert_eq!(
-                child_value(tree.node(a), &Params::new(9, PlayoutKind::Light)).1,
+                child_value(&tree, a, &Params::new(9, PlayoutKind::Light)).1,
                 5
             );
             // Abandoned without a result (an early return or a panic).
@@ -832,7 +837,7 @@ mod tests {
         }
         assert_eq!(tree.node(a).results(), (3, 6));
         assert_eq!(tree.node(b).results(), (1, 0));
-        assert_eq!(tree.node(b).score_lead(), -5.0);
+        assert_eq!(tree.score_lead(b), -5.0);
     }
 
     #[test]
@@ -857,7 +862,8 @@ mod tests {
                 prior_wins: pw,
             };
             assert!(tree.expand(root, &[new]));
-            let child = tree.node(tree.child_with_move(root, 10).unwrap());
+            let id = tree.child_with_move(root, 10).unwrap();
+            let child = tree.node(id);
             child.add_results(n, w);
             child.add_rave(rn, rw);
             // Gelly and Silver's blend, written out the long way.
@@ -872,7 +878,7 @@ mod tests {
                 let beta = r / (r + visits + r * visits / params.rave_equiv);
                 expected = (1.0 - beta) * expected + beta * rw as f64 / (2.0 * r);
             }
-            let (value, counted) = child_value(child, &params);
+            let (value, counted) = child_value(&tree, id, &params);
             assert!((value - expected).abs() < 1e-12, "{value} {expected}");
             assert_eq!(counted, pn as u32 + n);
         }
@@ -884,20 +890,17 @@ mod tests {
         // Two wins in four playouts each; A by 20 points, B by 2 (half points).
         for (id, margin) in [(a, 40), (b, 4)] {
             tree.node(id).add_results(4, 4);
-            (0..4).for_each(|_| tree.node(id).add_score_lossy(margin));
+            (0..4).for_each(|_| tree.tally(id).add_score_lossy(margin));
         }
         let plain = Params::new(9, PlayoutKind::Light);
-        assert_eq!(
-            child_value(tree.node(a), &plain),
-            child_value(tree.node(b), &plain)
-        );
+        assert_eq!(child_value(&tree, a, &plain), child_value(&tree, b, &plain));
         let scored = Params::tuned(
             9,
             PlayoutKind::Light,
             &Tuning::parse("score_weight=0.05").unwrap(),
         );
-        let (va, _) = child_value(tree.node(a), &scored);
-        let (vb, _) = child_value(tree.node(b), &scored);
+        let (va, _) = child_value(&tree, a, &scored);
+        let (vb, _) = child_value(&tree, b, &scored);
         assert!(va > vb && va - 0.5 <= 0.05, "{va} {vb}");
     }
 
