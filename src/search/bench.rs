@@ -214,7 +214,10 @@ pub struct BenchPlan {
 ///
 /// Shared machines are noisy, so every measurement is taken `repeat` times,
 /// the thread counts interleaved, and the best rate of each is reported (the
-/// one least disturbed by other load). Raw playouts run for `duration`; the
+/// one least disturbed by other load). A lucky fast spell in one thread
+/// count's best moves the ratio of bests, so with more than one round each
+/// line also gives the median over rounds of the ratio taken within the
+/// round (`median_round_ratio`). Raw playouts run for `duration`; the
 /// tree search runs the first thread count for `duration` and every other
 /// one for the same number of playouts (equal work, equal tree). With more
 /// than one thread count, separate one-thread searches follow, as many at
@@ -238,7 +241,11 @@ pub fn bench_lines(plan: &BenchPlan) -> Vec<String> {
                 // costs speed without any slower code.
                 let mut length = vec![0.0f64; threads.len()];
                 let mut budget: Option<u64> = None;
+                // Per thread count, the ratio to the first thread count
+                // within each round.
+                let mut round_ratios = vec![Vec::new(); threads.len()];
                 for _ in 0..plan.repeat.max(1) {
+                    let mut first_rate = 0.0;
                     for (k, &t) in threads.iter().enumerate() {
                         let r = match measure {
                             Measure::Raw => playouts_per_second(size, kind, t, plan.duration, 1),
@@ -261,6 +268,10 @@ pub fn bench_lines(plan: &BenchPlan) -> Vec<String> {
                                 separate_searches(size, &params, t, plan.duration)
                             }
                         };
+                        if k == 0 {
+                            first_rate = r.per_second();
+                        }
+                        round_ratios[k].push(r.per_second() / first_rate.max(f64::MIN_POSITIVE));
                         if r.per_second() > best[k] {
                             best[k] = r.per_second();
                             length[k] = r.moves as f64 / r.playouts.max(1) as f64;
@@ -274,6 +285,9 @@ pub fn bench_lines(plan: &BenchPlan) -> Vec<String> {
                     let mut line = format!(
                         "{size}x{size} {kind:?} {label} threads={t} playouts/s={rate:.0} ratio_vs_first={ratio:.2}"
                     );
+                    if round_ratios[k].len() > 1 {
+                        line += &format!(" median_round_ratio={:.2}", median(&mut round_ratios[k]));
+                    }
                     if measure == Measure::Raw {
                         line += &format!(" moves/playout={:.1}", length[k]);
                     }
@@ -283,4 +297,26 @@ pub fn bench_lines(plan: &BenchPlan) -> Vec<String> {
         }
     }
     lines
+}
+
+/// The middle value (the mean of the two middle ones for an even count).
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    match values.len() {
+        0 => 0.0,
+        n if n % 2 == 1 => values[n / 2],
+        n => (values[n / 2 - 1] + values[n / 2]) / 2.0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::median;
+
+    #[test]
+    fn the_median_is_the_middle_round_or_the_mean_of_the_two_middle_ones() {
+        assert_eq!(median(&mut [1.9, 1.6, 2.1]), 1.9);
+        assert_eq!(median(&mut [2.0, 1.7, 1.8, 1.6]), 1.75);
+        assert_eq!(median(&mut []), 0.0);
+    }
 }
