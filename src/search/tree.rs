@@ -30,8 +30,10 @@ const EXPANDED: u8 = 2;
 /// must be fetched again. The counts selection does not read are in a
 /// [`Tally`] beside it. Two threads over one in the light-playout search,
 /// medians of per-round ratios over interleaved rounds of the two builds
-/// (`tests/tools/scaling_compare.sh`): 9x9 1.80 with them in the node (48
-/// bytes), 1.885 without (30 rounds); 19x19 1.825 and 1.94 (20 rounds).
+/// (`tests/tools/scaling_compare.sh`), with them in the node (48 bytes)
+/// and without: 19x19 1.825 and 1.94, then 1.85 and 1.915 (20 rounds
+/// each); 9x9 1.80 and 1.885 (30 rounds), then 1.835 and 1.815 (20): a
+/// gain on 19x19, within the noise on 9x9.
 #[derive(Default)]
 #[repr(align(32))]
 pub struct Node {
