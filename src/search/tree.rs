@@ -273,6 +273,7 @@ fn unpack(counts: u64) -> (u32, u32) {
 }
 
 const CHUNK_BITS: u32 = 16;
+const CHUNK: u32 = 1 << CHUNK_BITS;
 
 /// The nodes and their tallies, index for index.
 struct Chunk {
@@ -288,7 +289,6 @@ impl Chunk {
         }
     }
 }
-const CHUNK: u32 = 1 << CHUNK_BITS;
 
 /// Nodes in chunks allocated on first use, handed out by an atomic bump
 /// index; a block of children never straddles two chunks.
