@@ -224,6 +224,12 @@ pub fn play_out(
 /// ataris (capture it, or save what it threatens), else a good 3×3 shape
 /// next to it, else a random move that neither fills an own eye nor puts
 /// two or more own stones in atari (unless it is a killing sacrifice).
+///
+/// Only the last move is answered. Also taking a chain that the mover's own
+/// previous move left in atari and the opponent did not save (a narrow
+/// form of MoGo's capture stage) lost strength: against GNU Go (9x9, komi
+/// 7, 5000 playouts, seeds 5001-5300) 252 wins in 299 games with it, 265
+/// in 300 without, although it fixed the misjudged fight of a lost game.
 fn heavy_move(
     board: &Board,
     c: Color,
