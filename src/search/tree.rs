@@ -437,8 +437,7 @@ impl Tree {
     /// between moves). Stops copying when the new budget runs out.
     pub fn extract(&self, id: NodeId, max_nodes: usize) -> Tree {
         let fresh = Tree::new(max_nodes);
-        fresh.node(fresh.root).copy_stats_from(self.node(id));
-        fresh.tally(fresh.root).copy_from(self.tally(id));
+        fresh.copy_counts(fresh.root, self, id);
         let mut queue = vec![(id, fresh.root)];
         while let Some((old, new)) = queue.pop() {
             let Some((first, n)) = self.node(old).children() else {
@@ -447,11 +446,8 @@ impl Tree {
             let Some(new_first) = fresh.alloc(n) else {
                 continue;
             };
-            let old_children = (first..).zip(self.block(first, n));
-            let new_children = (new_first..).zip(fresh.block(new_first, n));
-            for ((old_id, old_child), (new_id, new_child)) in old_children.zip(new_children) {
-                new_child.copy_stats_from(old_child);
-                fresh.tally(new_id).copy_from(self.tally(old_id));
+            for (old_id, new_id) in (first..first + n).zip(new_first..) {
+                fresh.copy_counts(new_id, self, old_id);
                 queue.push((old_id, new_id));
             }
             let parent = fresh.node(new);
@@ -460,6 +456,13 @@ impl Tree {
             parent.state.store(EXPANDED, Ordering::Release);
         }
         fresh
+    }
+
+    /// Gives node `into` the move and counts of node `id` of `from`, both
+    /// the node's and its tally's.
+    fn copy_counts(&self, into: NodeId, from: &Tree, id: NodeId) {
+        self.node(into).copy_stats_from(from.node(id));
+        self.tally(into).copy_from(from.tally(id));
     }
 }
 
