@@ -18,15 +18,6 @@ use std::process::Command;
 
 const DEPTHS: &[(usize, u32)] = &[(2, 12), (3, 6), (4, 5)];
 
-fn naive_ko(ko: KoRule) -> NaiveKo {
-    match ko {
-        KoRule::Simple => NaiveKo::Simple,
-        KoRule::Positional => NaiveKo::Positional,
-        KoRule::Situational => NaiveKo::Situational,
-        KoRule::NaturalSituational => NaiveKo::NaturalSituational,
-    }
-}
-
 /// The preset that brings a given ko/suicide combination.
 fn rules_for(ko: KoRule, suicide: SuicideRule) -> Rules {
     PRESETS
@@ -40,7 +31,12 @@ fn check_combination(ko: KoRule, suicide: SuicideRule) {
     let rules = rules_for(ko, suicide);
     for &(size, depth) in DEPTHS {
         let engine = perft(size, rules, depth).unwrap();
-        let oracle = naive_perft(size, naive_ko(ko), suicide == SuicideRule::Allowed, depth);
+        let oracle = naive_perft(
+            size,
+            NaiveKo::from(ko),
+            suicide == SuicideRule::Allowed,
+            depth,
+        );
         assert_eq!(
             engine, oracle,
             "perft {size}x{size} ko={ko} suicide={suicide}: engine (left) vs naive (right)"

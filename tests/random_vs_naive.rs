@@ -39,15 +39,6 @@ fn to_engine(game: &Game, mv: NaiveMove) -> Move {
     }
 }
 
-fn naive_ko(ko: KoRule) -> NaiveKo {
-    match ko {
-        KoRule::Simple => NaiveKo::Simple,
-        KoRule::Positional => NaiveKo::Positional,
-        KoRule::Situational => NaiveKo::Situational,
-        KoRule::NaturalSituational => NaiveKo::NaturalSituational,
-    }
-}
-
 /// The engine's board in the oracle's layout: `[y][x]`, 0 empty, 1 black, 2 white.
 fn engine_board(game: &Game) -> Vec<Vec<u8>> {
     let b = game.board();
@@ -107,10 +98,10 @@ impl Pair {
         let allowed = suicide == SuicideRule::Allowed;
         Pair {
             engine: Game::new(size, rules).expect("valid size"),
-            oracle: NaiveGame::new(size, naive_ko(ko), allowed),
+            oracle: NaiveGame::new(size, NaiveKo::from(ko), allowed),
             moves: Vec::new(),
             size,
-            ko: naive_ko(ko),
+            ko: NaiveKo::from(ko),
             suicide: allowed,
         }
     }

@@ -18,6 +18,19 @@ pub enum NaiveKo {
     NaturalSituational,
 }
 
+impl From<ishi::rules::KoRule> for NaiveKo {
+    /// The oracle's name for the engine's ko rule; only the name is shared.
+    fn from(ko: ishi::rules::KoRule) -> NaiveKo {
+        use ishi::rules::KoRule;
+        match ko {
+            KoRule::Simple => NaiveKo::Simple,
+            KoRule::Positional => NaiveKo::Positional,
+            KoRule::Situational => NaiveKo::Situational,
+            KoRule::NaturalSituational => NaiveKo::NaturalSituational,
+        }
+    }
+}
+
 type Board = Vec<Vec<u8>>;
 
 /// One entry per ply, plus the start position. Keeping the whole record per
