@@ -27,7 +27,14 @@ pub struct Priors {
     pub nakade: u16,
     pub shape: u16,
     pub near_last: u16,
+    /// A first-line move with no stone near (every board), and on boards
+    /// of 13x13 and up a second-line one: it claims nothing.
     pub empty_edge: u16,
+    /// On boards of 13x13 and up, a move on the third or fourth line with
+    /// no stone near: where openings take corners and sides. Without it
+    /// and the second-line loss, the learned 3×3 shapes see every open
+    /// point off the first line alike, and 19x19 openings wandered to
+    /// the centre and the second line.
     pub third_line: u16,
     /// A move that reading finds decides a capture race or a chain's
     /// escape. 0, the default, turns the reading off: against GNU Go it
@@ -339,15 +346,15 @@ pub fn children_with_priors(
             win(k.near_last);
         }
         let line = line(board, p);
-        let quiet = line <= 3 && quiet_around(board, p);
-        if big_board && line == 3 && quiet {
+        let quiet = line <= 4 && quiet_around(board, p);
+        if big_board && (line == 3 || line == 4) && quiet {
             win(k.third_line);
         }
         let mut lose = |amount: u16| n += amount as u32;
         if (shape.is_self_atari() && !board.is_nakade_sacrifice(c, p)) || doomed {
             lose(k.self_atari);
         }
-        if line == 1 && quiet {
+        if (line == 1 || (big_board && line == 2)) && quiet {
             lose(k.empty_edge);
         }
         if k.pattern > 0 {
@@ -416,6 +423,33 @@ mod tests {
         assert!(value_with(&hand_written, diagram, Color::Black, None, "D1") >= 0.5);
         // White filling its own last liberty but one is still a blunder.
         assert!(value_with(&hand_written, diagram, Color::White, None, "D1") < 0.4);
+    }
+
+    #[test]
+    fn openings_on_big_boards_take_the_third_and_fourth_lines() {
+        // An empty 13x13 board:
+        //   first line  A7  second line B7   third line C7, C4 (3-4 point)
+        //   fourth line D4 (star point)      centre G7
+        let empty_13 = ". . . . . . . . . . . . .\n".repeat(13);
+        let hand_written = Priors {
+            pattern: 0,
+            ..Priors::for_size(13)
+        };
+        let value = |v: &str| value_with(&hand_written, &empty_13, Color::Black, None, v);
+        for corner_or_side in ["C4", "D4", "C7"] {
+            assert!(value(corner_or_side) > value("G7"), "{corner_or_side}");
+        }
+        for low in ["A7", "B7"] {
+            assert!(value(low) < value("G7"), "{low}");
+        }
+        // On 9x9 the second line is no worse than the centre.
+        let empty_9 = ". . . . . . . . .\n".repeat(9);
+        let small = Priors {
+            pattern: 0,
+            ..Priors::for_size(9)
+        };
+        let value_9 = |v: &str| value_with(&small, &empty_9, Color::Black, None, v);
+        assert_eq!(value_9("B5"), value_9("E5"));
     }
 
     #[test]
