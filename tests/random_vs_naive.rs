@@ -96,12 +96,13 @@ impl Pair {
             ..Rules::default()
         };
         let allowed = suicide == SuicideRule::Allowed;
+        let naive_ko = NaiveKo::from(ko);
         Pair {
             engine: Game::new(size, rules).expect("valid size"),
-            oracle: NaiveGame::new(size, NaiveKo::from(ko), allowed),
+            oracle: NaiveGame::new(size, naive_ko, allowed),
             moves: Vec::new(),
             size,
-            ko: NaiveKo::from(ko),
+            ko: naive_ko,
             suicide: allowed,
         }
     }

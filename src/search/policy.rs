@@ -346,15 +346,18 @@ pub fn children_with_priors(
             win(k.near_last);
         }
         let line = line(board, p);
-        let quiet = line <= 4 && quiet_around(board, p);
-        if big_board && (line == 3 || line == 4) && quiet {
+        // Openness matters on the first line everywhere, and on lines 1-4
+        // of big boards; the scan of the area is skipped elsewhere.
+        let open_lines = if big_board { 4 } else { 1 };
+        let quiet = line <= open_lines && quiet_around(board, p);
+        if quiet && line >= 3 {
             win(k.third_line);
         }
         let mut lose = |amount: u16| n += amount as u32;
         if (shape.is_self_atari() && !board.is_nakade_sacrifice(c, p)) || doomed {
             lose(k.self_atari);
         }
-        if (line == 1 || (big_board && line == 2)) && quiet {
+        if quiet && line <= 2 {
             lose(k.empty_edge);
         }
         if k.pattern > 0 {
