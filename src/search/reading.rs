@@ -17,6 +17,9 @@
 //! expand (a fixed number of playouts took 40-90% longer in middle-game
 //! positions). It is kept as a switch for experiments on where reading
 //! should act (priors alone do not change what the playouts believe).
+//! Reading approach moves as well (see `attacks`) finds the race a lost
+//! game turned on, but won 61 of 73 games (seeds 5201-5273) that the
+//! search without reading won 65 of.
 
 use crate::board::{Board, Color, Point};
 
@@ -320,7 +323,10 @@ impl Reader {
 }
 
 /// The attacker's tries against a chain with liberties `libs`: those
-/// liberties, except self-ataris of two or more stones.
+/// liberties, except self-ataris of two or more stones. In place of such
+/// a self-atari, the approach: another liberty of the attacker's short
+/// chain next to it, which gives the stones there room first (the quiet
+/// connection that wins a capture race on the edge).
 fn attacks(board: &Board, attacker: Color, libs: &[Point]) -> Moves {
     let mut moves = Moves::new();
     for &m in libs {
@@ -329,6 +335,22 @@ fn attacks(board: &Board, attacker: Color, libs: &[Point]) -> Moves {
         }
         let shape = board.move_shape(attacker, m, 2);
         if shape.is_self_atari() && shape.chain_len >= 2 {
+            for q in board.neighbours(m).map(Point) {
+                if board.color_at(q) != Some(attacker) {
+                    continue;
+                }
+                let mut own = [Point(0); 2];
+                let Some(n) = board.liberties_within(q, &mut own) else {
+                    continue;
+                };
+                for &a in own[..n].iter().filter(|&&a| a != m) {
+                    if board.is_legal_no_suicide(attacker, a)
+                        && !board.move_shape(attacker, a, 2).is_self_atari()
+                    {
+                        moves.push(a);
+                    }
+                }
+            }
             continue;
         }
         moves.push(m);
@@ -475,6 +497,32 @@ mod tests {
             );
             assert_eq!(verdict(RACE_OF_THREES, Color::Black, v), None, "{v}");
         }
+    }
+
+    /// From a game against GNU Go: White's corner group (B9 to B4) has
+    /// two liberties, A9 and A5, and Black's big chain has three. Black
+    /// cannot take A5 at once (A4-A5 would be in atari and White takes
+    /// them at A3); the quiet connection at A3 first gives A4 room, then
+    /// A5 and A9 capture White before White fills Black's three.
+    const APPROACH: &str = "
+        . O X X X . . . .
+        O O X O X X O O .
+        O X X O . O O X O
+        O O X O . O X X .
+        . O X . O . X X .
+        X O X O . . X . X
+        . X O O . O O X X
+        X . X O . X X O O
+        . X . . . . X . .";
+
+    #[test]
+    fn a_race_won_by_an_approach_move_is_read() {
+        assert_eq!(
+            verdict(APPROACH, Color::Black, "A3"),
+            Some(Verdict::Decisive)
+        );
+        // The self-atari it prepares is no decisive move by itself.
+        assert_eq!(verdict(APPROACH, Color::Black, "A5"), None);
     }
 
     #[test]
