@@ -296,7 +296,9 @@ pub fn children_with_priors(
     ladder: &mut LadderScratch,
 ) {
     out.clear();
-    let big_board = board.size() >= 13;
+    // Openness matters on the first line everywhere, and on lines 1-4 of
+    // big boards; the scan of the area is skipped elsewhere.
+    let open_lines = if board.size() >= 13 { 4 } else { 1 };
     let shapes = super::shapes::table();
     let mut findings = std::mem::take(&mut ladder.findings);
     if k.critical > 0 {
@@ -346,9 +348,6 @@ pub fn children_with_priors(
             win(k.near_last);
         }
         let line = line(board, p);
-        // Openness matters on the first line everywhere, and on lines 1-4
-        // of big boards; the scan of the area is skipped elsewhere.
-        let open_lines = if big_board { 4 } else { 1 };
         let quiet = line <= open_lines && quiet_around(board, p);
         if quiet && line >= 3 {
             win(k.third_line);
