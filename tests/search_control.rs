@@ -5,7 +5,7 @@ use ishi::board::coord::parse_vertex;
 use ishi::board::{Board, Color, Move};
 use ishi::game::Game;
 use ishi::rules::Rules;
-use ishi::search::{Decision, Limits, PlayoutKind, SearchConfig, Searcher, Snapshot};
+use ishi::search::{Decision, Limits, PlayoutKind, SearchConfig, Searcher, Snapshot, Tuning};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -275,4 +275,42 @@ fn pondering_on_the_opponents_time_feeds_the_next_search() {
     let visits: u64 = outcome.snapshot.candidates.iter().map(|c| c.visits).sum();
     assert!(outcome.snapshot.playouts <= 100);
     assert!(visits > 100, "the pondered subtree was kept: {visits}");
+}
+
+/// Once the most visited move is out of reach for the playouts left, a
+/// search stops; `--tune early_stop=0` spends the whole budget anyway.
+#[test]
+fn a_decided_search_stops_early_unless_told_to_spend_its_budget() {
+    // Black takes the white eight at F3, their one liberty.
+    let board = Board::from_ascii(
+        "
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . X X X X . . .
+        . X O O O O X . .
+        . X O O O O X . .
+        . . X X X . . . .
+        . . . . . . O . .
+        . . . . . . . . .",
+    )
+    .unwrap();
+    let game = Game::from_position(board, Color::Black, Rules::default());
+    let playouts_spent = |tuning: &str| {
+        let mut searcher = Searcher::new(SearchConfig {
+            threads: 1,
+            tuning: Tuning::parse(tuning).unwrap(),
+            ..config(1)
+        });
+        let limits = Limits {
+            playouts: Some(4000),
+            time: None,
+        };
+        let outcome = searcher.genmove(&game, Color::Black, &limits, &AtomicBool::new(false));
+        assert_eq!(outcome.decision, Decision::Play(at("F3", 9)));
+        outcome.snapshot.playouts
+    };
+    let stopped_early = playouts_spent("");
+    assert!(stopped_early < 4000, "{stopped_early}");
+    assert_eq!(playouts_spent("early_stop=0"), 4000);
 }

@@ -121,6 +121,7 @@ pub fn heavy_playout(
         PlayoutStyle {
             kind: PlayoutKind::Heavy,
             mercy: false,
+            fill_tries: 0,
         },
         rng,
         &mut record,
@@ -163,6 +164,10 @@ pub struct PlayoutStyle {
     /// Stop as soon as one side leads by more than a third of the board in
     /// stones: the result cannot change any more.
     pub mercy: bool,
+    /// Random points tried, when nothing near the last move needs an
+    /// answer, for one whose whole 3×3 area is empty (MoGo's "fill the
+    /// board"); 0 turns the stage off.
+    pub fill_tries: u32,
 }
 
 /// Finishes a game from `board` with `to_move` playing and `last` the
@@ -182,14 +187,14 @@ pub fn play_out(
     let mercy_margin = (area / 3) as i64;
     let mut passes = 0;
     let mut moves = 0;
-    let PlayoutScratch { candidates, ladder } = scratch;
     // Stones the last move captured: a big capture may leave a dead eye shape.
     let mut last_captured = 0;
     while moves < limit {
         let choice = match style.kind {
             PlayoutKind::Light => random_light_move(board, to_move, rng),
             PlayoutKind::Heavy => {
-                heavy_move(board, to_move, last, last_captured, rng, candidates, ladder)
+                let fill = style.fill_tries;
+                heavy_move(board, to_move, last, last_captured, fill, rng, scratch)
             }
         };
         if let Some(p) = choice {
@@ -222,8 +227,13 @@ pub fn play_out(
 /// One heavy-playout move: after a capture of three or more stones that
 /// left a dead eye shape, its vital point; else answer the last move's
 /// ataris (capture it, or save what it threatens), else a good 3×3 shape
-/// next to it, else a random move that neither fills an own eye nor puts
-/// two or more own stones in atari (unless it is a killing sacrifice).
+/// next to it, else (with `fill_tries`) a point whose 3×3 area is empty,
+/// else a random move that neither fills an own eye nor puts two or more
+/// own stones in atari (unless it is a killing sacrifice).
+///
+/// Filling the board is off by default: against GNU Go (9x9, komi 7, 5000
+/// playouts, seeds 5401-5500) 4 tries won 85 games where the default won
+/// 88 of the same seeds.
 ///
 /// Only the last move is answered. Also taking a chain that the mover's own
 /// previous move left in atari and the opponent did not save (a narrow
@@ -235,10 +245,11 @@ fn heavy_move(
     c: Color,
     last: Option<Point>,
     last_captured: u32,
+    fill_tries: u32,
     rng: &mut impl RngCore,
-    candidates: &mut Vec<Point>,
-    ladder: &mut LadderScratch,
+    scratch: &mut PlayoutScratch,
 ) -> Option<Point> {
+    let PlayoutScratch { candidates, ladder } = scratch;
     if let Some(l) = last.filter(|&l| board.color_at(l) == Some(c.opponent())) {
         if last_captured >= 3 {
             let vital = board.vital_point_next_to(l);
@@ -288,6 +299,14 @@ fn heavy_move(
         }
         if !candidates.is_empty() && below(rng, 100) < SHAPE_RATE {
             return Some(candidates[below(rng, candidates.len())]);
+        }
+    }
+    let empties = board.empties();
+    for _ in 0..if empties.is_empty() { 0 } else { fill_tries } {
+        let p = Point(empties[below(rng, empties.len())] as usize);
+        // Off-board cells code as 3: only points off the first line match.
+        if board.neighbourhood_code(p) == 0 {
+            return Some(p);
         }
     }
     random_sensible_move(board, c, rng)
@@ -412,6 +431,44 @@ mod tests {
         }
     }
 
+    /// How many of 100 heavy playouts from the empty 9x9 board begin on
+    /// the first line: about 40 at random, next to none when the
+    /// fill-the-board stage looks for an empty 3×3 area first.
+    fn first_moves_on_the_edge(fill_tries: u32) -> usize {
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(5);
+        let style = PlayoutStyle {
+            kind: PlayoutKind::Heavy,
+            mercy: false,
+            fill_tries,
+        };
+        (0..100)
+            .filter(|_| {
+                let mut b = Board::new(9).unwrap();
+                let mut record = Vec::new();
+                let mut scratch = PlayoutScratch::default();
+                play_out(
+                    &mut b,
+                    Color::Black,
+                    None,
+                    style,
+                    &mut rng,
+                    &mut record,
+                    &mut scratch,
+                );
+                let first = Point((record[0] & !WHITE_MOVE) as usize);
+                let (x, y) = b.xy(first);
+                x == 0 || y == 0 || x == 8 || y == 8
+            })
+            .count()
+    }
+
+    #[test]
+    fn filling_the_board_starts_away_from_the_edge() {
+        assert!(first_moves_on_the_edge(0) >= 20);
+        // Each try misses the 49 inner points with odds 32/81.
+        assert_eq!(first_moves_on_the_edge(20), 0);
+    }
+
     /// How often the heavy policy answers `last` with `expected`, out of 200.
     fn answers(diagram: &str, to_move: Color, last: &str, expected: &str) -> usize {
         answers_capture(diagram, to_move, last, 0, expected)
@@ -427,8 +484,7 @@ mod tests {
     ) -> usize {
         let b = Board::from_ascii(diagram).unwrap();
         let mut rng = rand::rngs::SmallRng::seed_from_u64(3);
-        let mut candidates = Vec::new();
-        let mut ladder = LadderScratch::default();
+        let mut scratch = PlayoutScratch::default();
         (0..200)
             .filter(|_| {
                 heavy_move(
@@ -436,9 +492,9 @@ mod tests {
                     to_move,
                     Some(at(&b, last)),
                     captured,
+                    0,
                     &mut rng,
-                    &mut candidates,
-                    &mut ladder,
+                    &mut scratch,
                 ) == Some(at(&b, expected))
             })
             .count()
@@ -542,6 +598,7 @@ mod tests {
                 PlayoutStyle {
                     kind: PlayoutKind::Heavy,
                     mercy: false,
+                    fill_tries: 0,
                 },
                 &mut rng,
                 &mut Vec::new(),

@@ -41,6 +41,11 @@ pub struct Params {
     /// three wins and two losses, and won three fewer of the other 95:
     /// 86 wins either way.
     pub jigo: f64,
+    /// Stop a search with playouts left once they cannot change the most
+    /// visited root move.
+    pub early_stop: bool,
+    /// Tries of the heavy playouts' fill-the-board stage.
+    pub fill_tries: u32,
     pub priors: Priors,
 }
 
@@ -56,6 +61,8 @@ impl Params {
             score_weight: 0.0,
             score_scale: size as f64,
             jigo: 0.5,
+            early_stop: true,
+            fill_tries: 0,
             priors: Priors::for_size(size),
         }
     }
@@ -76,7 +83,7 @@ fn visits(v: f64) -> u16 {
 type Setter = fn(&mut Params, f64);
 
 /// Every constant `--tune` can set: its name and how it is set.
-const KNOBS: [(&str, Setter); 19] = [
+const KNOBS: [(&str, Setter); 21] = [
     ("expand_at", |p, v| {
         p.expand_at = v.round().min(u32::MAX as f64) as u32
     }),
@@ -89,6 +96,10 @@ const KNOBS: [(&str, Setter); 19] = [
     ("score_weight", |p, v| p.score_weight = v),
     ("score_scale", |p, v| p.score_scale = v.max(0.1)),
     ("jigo", |p, v| p.jigo = v.min(1.0)),
+    ("early_stop", |p, v| p.early_stop = v >= 0.5),
+    ("fill_tries", |p, v| {
+        p.fill_tries = v.round().min(100.0) as u32
+    }),
     ("prior_even", |p, v| p.priors.even = visits(v)),
     ("prior_capture", |p, v| p.priors.capture = visits(v)),
     ("prior_escape", |p, v| p.priors.escape = visits(v)),
@@ -288,7 +299,7 @@ impl<'a> Shared<'a> {
             let rate = done as f64 / elapsed;
             remaining = remaining.min((rate * (d - now).as_secs_f64()) as u64 + 1);
         }
-        if remaining == u64::MAX {
+        if remaining == u64::MAX || !self.params.early_stop {
             return false;
         }
         let (best, second) = top_two_visits(self.tree);
@@ -629,6 +640,7 @@ impl Worker {
                 PlayoutStyle {
                     kind: params.kind,
                     mercy: true,
+                    fill_tries: params.fill_tries,
                 },
                 &mut self.rng,
                 &mut self.moves,
