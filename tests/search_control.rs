@@ -298,7 +298,6 @@ fn a_decided_search_stops_early_unless_told_to_spend_its_budget() {
     let game = Game::from_position(board, Color::Black, Rules::default());
     let playouts_spent = |tuning: &str| {
         let mut searcher = Searcher::new(SearchConfig {
-            threads: 1,
             tuning: Tuning::parse(tuning).unwrap(),
             ..config(1)
         });

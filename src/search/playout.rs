@@ -193,8 +193,8 @@ pub fn play_out(
         let choice = match style.kind {
             PlayoutKind::Light => random_light_move(board, to_move, rng),
             PlayoutKind::Heavy => {
-                let fill = style.fill_tries;
-                heavy_move(board, to_move, last, last_captured, fill, rng, scratch)
+                let tries = style.fill_tries;
+                heavy_move(board, to_move, last, last_captured, tries, rng, scratch)
             }
         };
         if let Some(p) = choice {
@@ -301,15 +301,19 @@ fn heavy_move(
             return Some(candidates[below(rng, candidates.len())]);
         }
     }
+    fill_the_board(board, fill_tries, rng).or_else(|| random_sensible_move(board, c, rng))
+}
+
+/// A random point whose whole 3×3 area is empty, found within `tries`
+/// draws. Off-board cells code as 3, so no first-line point qualifies.
+fn fill_the_board(board: &Board, tries: u32, rng: &mut impl RngCore) -> Option<Point> {
     let empties = board.empties();
-    for _ in 0..if empties.is_empty() { 0 } else { fill_tries } {
-        let p = Point(empties[below(rng, empties.len())] as usize);
-        // Off-board cells code as 3: only points off the first line match.
-        if board.neighbourhood_code(p) == 0 {
-            return Some(p);
-        }
+    if empties.is_empty() {
+        return None;
     }
-    random_sensible_move(board, c, rng)
+    (0..tries)
+        .map(|_| Point(empties[below(rng, empties.len())] as usize))
+        .find(|&p| board.neighbourhood_code(p) == 0)
 }
 
 /// Extending at `lib` saves the chain: three liberties, or two that do not
@@ -357,6 +361,7 @@ fn random_sensible_move(board: &Board, c: Color, rng: &mut impl RngCore) -> Opti
 mod tests {
     use super::*;
     use crate::board::test_point as at;
+    use crate::search::policy::line;
     use rand::SeedableRng;
 
     /// The side whose pass ended a playout that Black began. It is the one
@@ -456,8 +461,7 @@ mod tests {
                     &mut scratch,
                 );
                 let first = Point((record[0] & !WHITE_MOVE) as usize);
-                let (x, y) = b.xy(first);
-                x == 0 || y == 0 || x == 8 || y == 8
+                line(&b, first) == 1
             })
             .count()
     }

@@ -89,7 +89,7 @@ fn quiet_around(board: &Board, p: Point) -> bool {
 }
 
 /// Distance to the edge, 1 on the first line.
-fn line(board: &Board, p: Point) -> usize {
+pub(super) fn line(board: &Board, p: Point) -> usize {
     let (x, y) = board.xy(p);
     let s = board.size();
     1 + x.min(y).min(s - 1 - x).min(s - 1 - y)

@@ -293,13 +293,16 @@ impl<'a> Shared<'a> {
         if self.deadline.is_some_and(|d| now >= d) {
             return true;
         }
+        if !self.params.early_stop {
+            return false;
+        }
         let mut remaining = self.budget.saturating_sub(done);
         if let Some(d) = self.deadline {
             let elapsed = now.duration_since(self.start).as_secs_f64().max(1e-3);
             let rate = done as f64 / elapsed;
             remaining = remaining.min((rate * (d - now).as_secs_f64()) as u64 + 1);
         }
-        if remaining == u64::MAX || !self.params.early_stop {
+        if remaining == u64::MAX {
             return false;
         }
         let (best, second) = top_two_visits(self.tree);
