@@ -5,19 +5,33 @@
 //!
 //!     cargo run --release --example learn_shapes -- DIR... > src/search/shapes.txt
 //!
+//! With `--large` first, it counts the large shapes (the 3×3 shape and the
+//! four points two steps out) instead, and judges them together with the
+//! shipped 3×3 counts:
+//!
+//!     cargo run --release --example learn_shapes -- --large DIR... > src/search/large_shapes.txt
+//!
 //! Every tenth file (in sorted path order) is held out. Files that do not
 //! read as a game are skipped and counted.
 
-use ishi::board::{Color, Move, Point};
+use ishi::board::{Board, Color, Move, Point};
 use ishi::game::Game;
 use ishi::rules::Rules;
-use ishi::search::shapes::{canonical, shape_key, ShapeCount, ShapeTable, KEY_BITS};
+use ishi::search::shapes::{
+    canonical, large_canonical, large_key, parse_counts, shape_key, LargeShapeTable, ShapeCount,
+    ShapeTable, KEY_BITS,
+};
 use rayon::prelude::*;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// Shapes seen as a legal move fewer times than this are left out of the
-/// file (they read as average).
+/// file (they read as average, or as their 3×3 core).
 const MIN_AVAILABLE: u64 = 20;
+/// Large shapes must also have been played this often to be kept: one
+/// never played is told well enough by its 3×3 core, and the file stays
+/// small.
+const MIN_CHOSEN_LARGE: u64 = 3;
 
 fn sgf_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
@@ -72,29 +86,20 @@ fn candidates(game: &Game, c: Color, out: &mut Vec<Point>) {
     );
 }
 
+/// Moves played with a shape, and legal moves with it, per canonical key.
+#[derive(Default)]
 struct Counts {
-    chosen: Vec<u64>,
-    available: Vec<u64>,
+    seen: HashMap<u32, (u64, u64)>,
     files: usize,
     skipped: usize,
 }
 
 impl Counts {
-    fn new() -> Counts {
-        Counts {
-            chosen: vec![0; 1 << KEY_BITS],
-            available: vec![0; 1 << KEY_BITS],
-            files: 0,
-            skipped: 0,
-        }
-    }
-
     fn merge(mut self, other: Counts) -> Counts {
-        for (a, b) in self.chosen.iter_mut().zip(&other.chosen) {
-            *a += b;
-        }
-        for (a, b) in self.available.iter_mut().zip(&other.available) {
-            *a += b;
+        for (k, (c, a)) in other.seen {
+            let e = self.seen.entry(k).or_default();
+            e.0 += c;
+            e.1 += a;
         }
         self.files += other.files;
         self.skipped += other.skipped;
@@ -102,10 +107,25 @@ impl Counts {
     }
 }
 
+/// The strength of a move's shape.
+type Judge = dyn Fn(&Board, Color, Point) -> u8 + Sync;
+
+/// Which shapes to count: the raw key of a move and its canonical form.
+struct Kind {
+    key: fn(&Board, Color, Point) -> u32,
+    canonical: Box<dyn Fn(u32) -> u32 + Sync>,
+    large: bool,
+}
+
 fn main() {
-    let dirs: Vec<PathBuf> = std::env::args().skip(1).map(PathBuf::from).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let large = args.first().is_some_and(|a| a == "--large");
+    if large {
+        args.remove(0);
+    }
+    let dirs: Vec<PathBuf> = args.into_iter().map(PathBuf::from).collect();
     if dirs.is_empty() {
-        eprintln!("usage: learn_shapes DIR... > shapes.txt");
+        eprintln!("usage: learn_shapes [--large] DIR... > shapes.txt");
         std::process::exit(2);
     }
     let mut files = Vec::new();
@@ -115,14 +135,27 @@ fn main() {
     files.sort();
     let (held_out, training): (Vec<_>, Vec<_>) =
         files.iter().enumerate().partition(|(k, _)| k % 10 == 0);
-    let canon: Vec<u32> = (0..1u32 << KEY_BITS)
-        .into_par_iter()
-        .map(canonical)
-        .collect();
+    let kind = if large {
+        Kind {
+            key: large_key,
+            canonical: Box::new(large_canonical),
+            large,
+        }
+    } else {
+        let canon: Vec<u32> = (0..1u32 << KEY_BITS)
+            .into_par_iter()
+            .map(canonical)
+            .collect();
+        Kind {
+            key: shape_key,
+            canonical: Box::new(move |k| canon[k as usize]),
+            large,
+        }
+    };
 
     let counts = training
         .par_iter()
-        .fold(Counts::new, |mut acc, (_, path)| {
+        .fold(Counts::default, |mut acc, (_, path)| {
             let mut moves = Vec::new();
             let ok = positions(path, &mut |game, c, played| {
                 let b = game.board();
@@ -131,9 +164,15 @@ fn main() {
                     return;
                 }
                 for &p in &moves {
-                    acc.available[canon[shape_key(b, c, p) as usize] as usize] += 1;
+                    acc.seen
+                        .entry((kind.canonical)((kind.key)(b, c, p)))
+                        .or_default()
+                        .1 += 1;
                 }
-                acc.chosen[canon[shape_key(b, c, played) as usize] as usize] += 1;
+                acc.seen
+                    .entry((kind.canonical)((kind.key)(b, c, played)))
+                    .or_default()
+                    .0 += 1;
             });
             if ok {
                 acc.files += 1;
@@ -142,22 +181,36 @@ fn main() {
             }
             acc
         })
-        .reduce(Counts::new, Counts::merge);
+        .reduce(Counts::default, Counts::merge);
 
-    let shapes: Vec<ShapeCount> = (0..1u32 << KEY_BITS)
-        .filter(|&k| canon[k as usize] == k && counts.available[k as usize] >= MIN_AVAILABLE)
-        .map(|k| ShapeCount {
-            key: k,
-            chosen: counts.chosen[k as usize],
-            available: counts.available[k as usize],
+    let least_chosen = if kind.large { MIN_CHOSEN_LARGE } else { 0 };
+    let mut shapes: Vec<ShapeCount> = counts
+        .seen
+        .iter()
+        .filter(|(_, &(c, a))| a >= MIN_AVAILABLE && c >= least_chosen)
+        .map(|(&key, &(chosen, available))| ShapeCount {
+            key,
+            chosen,
+            available,
         })
         .collect();
-    let total_chosen: u64 = counts.chosen.iter().sum();
-    println!("# 3x3 shapes with atari marks, seen from the player to move (ishi::search::shapes).");
-    println!(
-        "# Counted by examples/learn_shapes.rs over {} game records ({} moves); shapes seen fewer than {} times left out.",
-        counts.files, total_chosen, MIN_AVAILABLE
-    );
+    shapes.sort_by_key(|s| s.key);
+    let total_chosen: u64 = counts.seen.values().map(|v| v.0).sum();
+    if kind.large {
+        println!("# Large shapes (3x3 with atari marks, then the four points two steps out), seen from the player to move (ishi::search::shapes).");
+        println!(
+            "# Counted by examples/learn_shapes.rs --large over {} game records ({} moves); shapes seen fewer than {} times or played fewer than {} left out.",
+            counts.files, total_chosen, MIN_AVAILABLE, MIN_CHOSEN_LARGE
+        );
+    } else {
+        println!(
+            "# 3x3 shapes with atari marks, seen from the player to move (ishi::search::shapes)."
+        );
+        println!(
+            "# Counted by examples/learn_shapes.rs over {} game records ({} moves); shapes seen fewer than {} times left out.",
+            counts.files, total_chosen, MIN_AVAILABLE
+        );
+    }
     println!("# key (hex, canonical) / moves played with this shape / legal moves with this shape");
     for s in &shapes {
         println!("{:05x} {} {}", s.key, s.chosen, s.available);
@@ -171,7 +224,15 @@ fn main() {
     );
 
     // How often the strongest shape is the move played, on games not counted.
-    let table = ShapeTable::from_counts(&shapes);
+    let strength: Box<Judge> = if kind.large {
+        let small = parse_counts(include_str!("../src/search/shapes.txt"), KEY_BITS)
+            .expect("the shipped shapes.txt parses");
+        let table = LargeShapeTable::from_counts(&small, &shapes);
+        Box::new(move |b, c, p| table.strength(large_key(b, c, p)))
+    } else {
+        let table = ShapeTable::from_counts(&shapes);
+        Box::new(move |b, c, p| table.strength(shape_key(b, c, p)))
+    };
     let (positions_seen, top, uniform) = held_out
         .par_iter()
         .map(|(_, path)| {
@@ -183,7 +244,7 @@ fn main() {
                 if !moves.contains(&played) {
                     return;
                 }
-                let strength = |p: Point| table.strength(shape_key(b, c, p));
+                let strength = |p: Point| strength(b, c, p);
                 let best = moves.iter().map(|&p| strength(p)).max().unwrap_or(0);
                 let ties = moves.iter().filter(|&&p| strength(p) == best).count();
                 if strength(played) == best {

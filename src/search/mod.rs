@@ -140,11 +140,12 @@ fn root_key(game: &Game, color: Color) -> u64 {
     game.position_key() ^ crate::board::zobrist::TO_MOVE[color.index()].rotate_left(23)
 }
 
-/// Builds the 3×3 shape tables now rather than inside the first timed
-/// search (the learned one is a megabyte).
+/// Builds the shape tables now rather than inside the first timed search
+/// (the learned ones are megabytes).
 pub fn warm_up() {
     patterns::warm_up();
     shapes::table();
+    shapes::large_table();
 }
 
 impl Searcher {

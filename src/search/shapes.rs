@@ -10,6 +10,8 @@
 
 use super::patterns::{orient, CELLS};
 use crate::board::{Board, Color, Point};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
 /// Bits of a shape key: two per neighbour cell (empty, own, opponent,
@@ -85,6 +87,57 @@ pub fn canonical(key: u32) -> u32 {
     symmetries(key).into_iter().min().unwrap_or(key)
 }
 
+/// The four points two steps straight out from the move. With the 3×3
+/// shape they make the *large* shape: Pachi's spatial pattern of
+/// gridcular distance 4, one ring beyond the 3×3 square.
+const OUTER: [(i32, i32); 4] = [(0, 2), (-2, 0), (2, 0), (0, -2)];
+
+/// Bits of a large shape key: the 3×3 key, then two bits per outer cell.
+pub const LARGE_KEY_BITS: u32 = KEY_BITS + 8;
+
+/// The raw large-shape key of `c` playing at `p`: the 3×3 key in the low
+/// [`KEY_BITS`] bits, the outer cells (empty 0, own 1, opponent 2, off
+/// board 3) above.
+#[inline]
+pub fn large_key(board: &Board, c: Color, p: Point) -> u32 {
+    let (x, y) = board.xy(p);
+    let mut outer = 0;
+    for (k, (dx, dy)) in OUTER.into_iter().enumerate() {
+        let cell = match board.point((x as i32 + dx) as usize, (y as i32 + dy) as usize) {
+            Err(_) => 3,
+            Ok(q) => match board.color_at(q) {
+                None => 0,
+                Some(owner) if owner == c => 1,
+                Some(_) => 2,
+            },
+        };
+        outer |= cell << (2 * k);
+    }
+    shape_key(board, c, p) | outer << KEY_BITS
+}
+
+/// The eight symmetric forms of a large key, in the order of [`symmetries`].
+pub fn large_symmetries(key: u32) -> [u32; 8] {
+    let small = symmetries(key & (KEYS as u32 - 1));
+    std::array::from_fn(|k| {
+        let mut outer = 0;
+        for (slot, &cell) in OUTER.iter().enumerate() {
+            let target = orient(k, cell);
+            let to = OUTER
+                .iter()
+                .position(|&c| c == target)
+                .expect("a symmetry of the square maps an outer cell to an outer cell");
+            outer |= (key >> (KEY_BITS + 2 * slot as u32) & 3) << (2 * to);
+        }
+        small[k] | outer << KEY_BITS
+    })
+}
+
+/// One name for all eight forms of a large key.
+pub fn large_canonical(key: u32) -> u32 {
+    large_symmetries(key).into_iter().min().unwrap_or(key)
+}
+
 /// Counts of one shape in the game records.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ShapeCount {
@@ -95,9 +148,9 @@ pub struct ShapeCount {
     pub available: u64,
 }
 
-/// Parses `shapes.txt`: `#` comments, then `key chosen available` per line
-/// (key in hex).
-pub fn parse_counts(text: &str) -> Result<Vec<ShapeCount>, String> {
+/// Parses `shapes.txt` (or `large_shapes.txt`, with keys of `bits` bits):
+/// `#` comments, then `key chosen available` per line (key in hex).
+pub fn parse_counts(text: &str, bits: u32) -> Result<Vec<ShapeCount>, String> {
     let mut counts = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -109,7 +162,7 @@ pub fn parse_counts(text: &str) -> Result<Vec<ShapeCount>, String> {
         let key = fields
             .next()
             .and_then(|f| u32::from_str_radix(f, 16).ok())
-            .filter(|&k| (k as usize) < KEYS)
+            .filter(|&k| (k as u64) < 1 << bits)
             .ok_or_else(bad)?;
         let chosen = fields.next().and_then(|f| f.parse().ok()).ok_or_else(bad)?;
         let available: u64 = fields.next().and_then(|f| f.parse().ok()).ok_or_else(bad)?;
@@ -136,21 +189,35 @@ pub struct ShapeTable {
     strength: Box<[u8]>,
 }
 
+/// The mean choice rate over all shapes, and one shape's rate pulled
+/// towards `prior` by `weight` pseudo-moves.
+fn smoothed_rate(c: &ShapeCount, prior: f64, weight: f64) -> f64 {
+    (c.chosen as f64 + weight * prior) / (c.available as f64 + weight)
+}
+
+fn mean_rate(counts: &[ShapeCount]) -> f64 {
+    let chosen: u64 = counts.iter().map(|c| c.chosen).sum();
+    let available: u64 = counts.iter().map(|c| c.available).sum();
+    if available == 0 {
+        1.0
+    } else {
+        chosen as f64 / available as f64
+    }
+}
+
+/// A choice rate as a strength: `rate / mean` turned into a share of 255.
+fn strength_of(rate: f64, mean: f64) -> u8 {
+    let relative = rate / mean;
+    let share = relative / (relative + 1.0);
+    (share * 255.0).round().clamp(0.0, 255.0) as u8
+}
+
 impl ShapeTable {
     pub fn from_counts(counts: &[ShapeCount]) -> ShapeTable {
-        let chosen: u64 = counts.iter().map(|c| c.chosen).sum();
-        let available: u64 = counts.iter().map(|c| c.available).sum();
-        let mean = if available == 0 {
-            1.0
-        } else {
-            chosen as f64 / available as f64
-        };
+        let mean = mean_rate(counts);
         let mut strength = vec![128u8; KEYS].into_boxed_slice();
         for c in counts {
-            let rate = (c.chosen as f64 + SMOOTHING * mean) / (c.available as f64 + SMOOTHING);
-            let relative = rate / mean;
-            let share = relative / (relative + 1.0);
-            let value = (share * 255.0).round().clamp(0.0, 255.0) as u8;
+            let value = strength_of(smoothed_rate(c, mean, SMOOTHING), mean);
             for key in symmetries(c.key) {
                 strength[key as usize] = value;
             }
@@ -165,16 +232,106 @@ impl ShapeTable {
     }
 }
 
+/// Pseudo-moves at the rate of its 3×3 shape added to every large shape:
+/// a large shape seen a few times keeps the strength of its 3×3 core.
+const LARGE_SMOOTHING: f64 = 10.0;
+
+/// Strengths of the large shapes seen often enough in the records, every
+/// symmetric form stored; any other large shape is as strong as its 3×3
+/// core.
+pub struct LargeShapeTable {
+    small: ShapeTable,
+    strength: HashMap<u32, u8, BuildHasherDefault<KeyHasher>>,
+}
+
+/// A multiplicative hash for shape keys: the standard SipHash made the
+/// lookups a fifth of the priors' time, and the keys come from the board,
+/// not from an adversary.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u32(b as u32);
+        }
+    }
+
+    #[inline]
+    fn write_u32(&mut self, n: u32) {
+        let h = (self.0 ^ n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        // Fold the high bits down: the table picks buckets by the low ones.
+        self.0 = h ^ h >> 32;
+    }
+
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+impl LargeShapeTable {
+    pub fn from_counts(small: &[ShapeCount], large: &[ShapeCount]) -> LargeShapeTable {
+        let mean = mean_rate(small);
+        let mut small_rate = HashMap::new();
+        for c in small {
+            let rate = smoothed_rate(c, mean, SMOOTHING);
+            for key in symmetries(c.key) {
+                small_rate.insert(key, rate);
+            }
+        }
+        let mut strength = HashMap::with_capacity_and_hasher(8 * large.len(), Default::default());
+        for c in large {
+            let core = c.key & (KEYS as u32 - 1);
+            let prior = small_rate.get(&core).copied().unwrap_or(mean);
+            let value = strength_of(smoothed_rate(c, prior, LARGE_SMOOTHING), mean);
+            for key in large_symmetries(c.key) {
+                strength.insert(key, value);
+            }
+        }
+        LargeShapeTable {
+            small: ShapeTable::from_counts(small),
+            strength,
+        }
+    }
+
+    /// The strength of a raw large key, 128 for an average shape.
+    #[inline]
+    pub fn strength(&self, key: u32) -> u8 {
+        match self.strength.get(&key) {
+            Some(&s) => s,
+            None => self.small.strength(key),
+        }
+    }
+}
+
 static TABLE: OnceLock<ShapeTable> = OnceLock::new();
+static LARGE_TABLE: OnceLock<LargeShapeTable> = OnceLock::new();
+
+fn shipped(text: &str, bits: u32, name: &str) -> Vec<ShapeCount> {
+    parse_counts(text, bits).unwrap_or_else(|e| {
+        log::error!("{name}: {e}; shapes are all average");
+        Vec::new()
+    })
+}
 
 /// The table built from the counts shipped with the engine.
 pub fn table() -> &'static ShapeTable {
     TABLE.get_or_init(|| {
-        let counts = parse_counts(include_str!("shapes.txt")).unwrap_or_else(|e| {
-            log::error!("{e}; shapes are all average");
-            Vec::new()
-        });
-        ShapeTable::from_counts(&counts)
+        ShapeTable::from_counts(&shipped(include_str!("shapes.txt"), KEY_BITS, "shapes.txt"))
+    })
+}
+
+/// The large-shape table built from the counts shipped with the engine.
+pub fn large_table() -> &'static LargeShapeTable {
+    LARGE_TABLE.get_or_init(|| {
+        let small = shipped(include_str!("shapes.txt"), KEY_BITS, "shapes.txt");
+        let large = shipped(
+            include_str!("large_shapes.txt"),
+            LARGE_KEY_BITS,
+            "large_shapes.txt",
+        );
+        LargeShapeTable::from_counts(&small, &large)
     })
 }
 
@@ -185,7 +342,7 @@ mod tests {
 
     #[test]
     fn the_shipped_counts_parse() {
-        let counts = parse_counts(include_str!("shapes.txt")).expect("shapes.txt parses");
+        let counts = parse_counts(include_str!("shapes.txt"), KEY_BITS).expect("shapes.txt parses");
         assert!(counts.len() > 1000, "only {} shapes", counts.len());
         assert!(counts.iter().all(|c| canonical(c.key) == c.key));
     }
@@ -275,10 +432,110 @@ mod tests {
     }
 
     #[test]
+    fn the_large_shape_sees_two_steps_out_in_every_orientation() {
+        // The same 3×3 around C3; only the large shape sees the stone at E3.
+        let near = Board::from_ascii(
+            "
+            . . . . .
+            . . . . .
+            . X . . O
+            . . O . .
+            . . . . .",
+        )
+        .unwrap();
+        let far = Board::from_ascii(
+            "
+            . . . . .
+            . . . . .
+            . X . . .
+            . . O . .
+            . . . . .",
+        )
+        .unwrap();
+        let p = at(&near, "C3");
+        assert_eq!(
+            shape_key(&near, Color::Black, p),
+            shape_key(&far, Color::Black, p)
+        );
+        let with = large_key(&near, Color::Black, p);
+        let without = large_key(&far, Color::Black, p);
+        assert_ne!(large_canonical(with), large_canonical(without));
+        // The same shape turned half way round: one canonical key.
+        let turned = Board::from_ascii(
+            "
+            . . . . .
+            . . O . .
+            O . . X .
+            . . . . .
+            . . . . .",
+        )
+        .unwrap();
+        let q = large_key(&turned, Color::Black, at(&turned, "C3"));
+        assert_ne!(q, with);
+        assert_eq!(large_canonical(q), large_canonical(with));
+        // And a quarter turn.
+        let quarter = Board::from_ascii(
+            "
+            . . O . .
+            . . . . .
+            . . . O .
+            . . X . .
+            . . . . .",
+        )
+        .unwrap();
+        let r = large_key(&quarter, Color::Black, at(&quarter, "C3"));
+        assert_eq!(large_canonical(r), large_canonical(with));
+        // Two steps out past the edge reads as off board.
+        let corner = large_key(&far, Color::Black, at(&far, "A1"));
+        assert_eq!(corner >> KEY_BITS & 0b11_00_11_00, 0b11_00_11_00);
+    }
+
+    #[test]
+    fn a_large_shape_is_judged_against_its_3x3_core() {
+        let core = canonical(1);
+        let small = [
+            ShapeCount {
+                key: 0,
+                chosen: 10,
+                available: 1000,
+            },
+            ShapeCount {
+                key: core,
+                chosen: 10,
+                available: 100,
+            },
+        ];
+        // The core with an own stone two steps out: chosen far more often.
+        let big = large_canonical(core | 1 << KEY_BITS);
+        let large = [ShapeCount {
+            key: big,
+            chosen: 50,
+            available: 60,
+        }];
+        let t = LargeShapeTable::from_counts(&small, &large);
+        let base = ShapeTable::from_counts(&small);
+        for key in large_symmetries(big) {
+            assert!(t.strength(key) > base.strength(key & 0xF_FFFF) + 50);
+        }
+        // Unseen large shapes are as strong as their core.
+        let unseen = core | 2 << KEY_BITS;
+        assert_eq!(t.strength(unseen), base.strength(core));
+        assert_eq!(t.strength(0), base.strength(0));
+    }
+
+    #[test]
+    fn the_shipped_large_counts_parse_and_predict_better() {
+        let large = parse_counts(include_str!("large_shapes.txt"), LARGE_KEY_BITS)
+            .expect("large_shapes.txt parses");
+        assert!(large.len() > 10_000, "only {} large shapes", large.len());
+        assert!(large.iter().all(|c| large_canonical(c.key) == c.key));
+    }
+
+    #[test]
     fn bad_lines_are_refused() {
-        assert!(parse_counts("zz 1 2").is_err());
-        assert!(parse_counts("10 5 2").is_err());
-        assert!(parse_counts("fffff0 1 2").is_err());
-        assert_eq!(parse_counts("# c\n\n1f 1 2\n").unwrap().len(), 1);
+        assert!(parse_counts("zz 1 2", KEY_BITS).is_err());
+        assert!(parse_counts("10 5 2", KEY_BITS).is_err());
+        assert!(parse_counts("fffff0 1 2", KEY_BITS).is_err());
+        assert_eq!(parse_counts("# c\n\n1f 1 2\n", KEY_BITS).unwrap().len(), 1);
     }
 }

@@ -4,7 +4,7 @@
 //! the result up, including the AMAF statistics of every sibling.
 
 use super::bench::PlayoutKind;
-use super::playout::{play_out, PlayoutScratch, PlayoutStyle, WHITE_MOVE};
+use super::playout::{play_out, PlayoutScratch, PlayoutStyle, ShapeChoice, WHITE_MOVE};
 use super::policy::{children_with_priors, LadderScratch, Priors};
 use super::pool::{on_threads, worker_seed};
 use super::tree::{NewChild, NodeId, Tree, PASS};
@@ -46,6 +46,8 @@ pub struct Params {
     pub early_stop: bool,
     /// Tries of the heavy playouts' fill-the-board stage.
     pub fill_tries: u32,
+    /// How the heavy playouts choose a shape next to the last move.
+    pub shapes: ShapeChoice,
     pub priors: Priors,
 }
 
@@ -63,6 +65,7 @@ impl Params {
             jigo: 0.5,
             early_stop: true,
             fill_tries: 0,
+            shapes: ShapeChoice::Mogo,
             priors: Priors::for_size(size),
         }
     }
@@ -83,7 +86,7 @@ fn visits(v: f64) -> u16 {
 type Setter = fn(&mut Params, f64);
 
 /// Every constant `--tune` can set: its name and how it is set.
-const KNOBS: [(&str, Setter); 21] = [
+const KNOBS: [(&str, Setter); 24] = [
     ("expand_at", |p, v| {
         p.expand_at = v.round().min(u32::MAX as f64) as u32
     }),
@@ -100,6 +103,16 @@ const KNOBS: [(&str, Setter); 21] = [
     ("fill_tries", |p, v| {
         p.fill_tries = v.round().min(100.0) as u32
     }),
+    ("playout_shapes_weighted", |p, v| {
+        if v >= 0.5 {
+            p.shapes = ShapeChoice::MogoWeighted
+        }
+    }),
+    ("playout_shapes_learned", |p, v| {
+        if v >= 0.5 {
+            p.shapes = ShapeChoice::Learned(v.round().min(255.0) as u8)
+        }
+    }),
     ("prior_even", |p, v| p.priors.even = visits(v)),
     ("prior_capture", |p, v| p.priors.capture = visits(v)),
     ("prior_escape", |p, v| p.priors.escape = visits(v)),
@@ -111,6 +124,7 @@ const KNOBS: [(&str, Setter); 21] = [
     ("prior_third_line", |p, v| p.priors.third_line = visits(v)),
     ("prior_critical", |p, v| p.priors.critical = visits(v)),
     ("prior_pattern", |p, v| p.priors.pattern = visits(v)),
+    ("large_shapes", |p, v| p.priors.large_shapes = v >= 0.5),
 ];
 
 impl Tuning {
@@ -644,6 +658,7 @@ impl Worker {
                     kind: params.kind,
                     mercy: true,
                     fill_tries: params.fill_tries,
+                    shapes: params.shapes,
                 },
                 &mut self.rng,
                 &mut self.moves,
