@@ -227,7 +227,7 @@ fn main() {
     let strength: Box<Judge> = if kind.large {
         let small = parse_counts(include_str!("../src/search/shapes.txt"), KEY_BITS)
             .expect("the shipped shapes.txt parses");
-        let table = LargeShapeTable::from_counts(&small, &shapes);
+        let table = LargeShapeTable::from_counts(ishi::search::shapes::table(), &small, &shapes);
         Box::new(move |b, c, p| table.strength(large_key(b, c, p)))
     } else {
         let table = ShapeTable::from_counts(&shapes);

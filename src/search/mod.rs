@@ -140,12 +140,11 @@ fn root_key(game: &Game, color: Color) -> u64 {
     game.position_key() ^ crate::board::zobrist::TO_MOVE[color.index()].rotate_left(23)
 }
 
-/// Builds the shape tables now rather than inside the first timed search
-/// (the learned ones are megabytes).
+/// Builds the 3×3 shape tables now rather than inside the first timed
+/// search (the learned one is a megabyte).
 pub fn warm_up() {
     patterns::warm_up();
     shapes::table();
-    shapes::large_table();
 }
 
 impl Searcher {

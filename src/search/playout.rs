@@ -319,21 +319,19 @@ fn heavy_move(
         }
         candidates.clear();
         weights.clear();
-        let learned = super::shapes::table();
         for q in board.neighbours(l).into_iter().chain(board.diagonals(l)) {
             let q = Point(q);
             if !board.is_empty_at(q) || failed_escape == Some(q) {
                 continue;
             }
             let mogo = || is_good_shape(board.neighbourhood_code(q));
+            let learned = || super::shapes::table().strength(shape_key(board, c, q));
             let weight = match style.shapes {
                 ShapeChoice::Mogo => mogo() as u32,
-                ShapeChoice::MogoWeighted if mogo() => {
-                    choice_weight(learned.strength(shape_key(board, c, q)))
-                }
+                ShapeChoice::MogoWeighted if mogo() => choice_weight(learned()),
                 ShapeChoice::MogoWeighted => 0,
                 ShapeChoice::Learned(least) => {
-                    let strength = learned.strength(shape_key(board, c, q));
+                    let strength = learned();
                     if strength >= least {
                         choice_weight(strength)
                     } else {

@@ -306,6 +306,7 @@ pub fn children_with_priors(
     // big boards; the scan of the area is skipped elsewhere.
     let open_lines = if board.size() >= 13 { 4 } else { 1 };
     let shapes = super::shapes::table();
+    let large_shapes = k.large_shapes.then(super::shapes::large_table);
     let mut findings = std::mem::take(&mut ladder.findings);
     if k.critical > 0 {
         ladder.reader.read(board, c, &mut findings);
@@ -366,8 +367,8 @@ pub fn children_with_priors(
             lose(k.empty_edge);
         }
         if k.pattern > 0 {
-            let strength = if k.large_shapes {
-                super::shapes::large_table().strength(large_key(board, c, p))
+            let strength = if let Some(large) = large_shapes {
+                large.strength(large_key(board, c, p))
             } else {
                 shapes.strength(shape_key(board, c, p))
             } as u32;

@@ -238,9 +238,9 @@ const LARGE_SMOOTHING: f64 = 10.0;
 
 /// Strengths of the large shapes seen often enough in the records, every
 /// symmetric form stored; any other large shape is as strong as its 3×3
-/// core.
-pub struct LargeShapeTable {
-    small: ShapeTable,
+/// core in `small`.
+pub struct LargeShapeTable<'a> {
+    small: &'a ShapeTable,
     strength: HashMap<u32, u8, BuildHasherDefault<KeyHasher>>,
 }
 
@@ -270,29 +270,28 @@ impl Hasher for KeyHasher {
     }
 }
 
-impl LargeShapeTable {
-    pub fn from_counts(small: &[ShapeCount], large: &[ShapeCount]) -> LargeShapeTable {
-        let mean = mean_rate(small);
-        let mut small_rate = HashMap::new();
-        for c in small {
-            let rate = smoothed_rate(c, mean, SMOOTHING);
-            for key in symmetries(c.key) {
-                small_rate.insert(key, rate);
-            }
-        }
+impl<'a> LargeShapeTable<'a> {
+    /// `small` is the 3×3 table made from `small_counts`.
+    pub fn from_counts(
+        small: &'a ShapeTable,
+        small_counts: &[ShapeCount],
+        large: &[ShapeCount],
+    ) -> LargeShapeTable<'a> {
+        let mean = mean_rate(small_counts);
+        let small_rate: HashMap<u32, f64> = small_counts
+            .iter()
+            .map(|c| (c.key, smoothed_rate(c, mean, SMOOTHING)))
+            .collect();
         let mut strength = HashMap::with_capacity_and_hasher(8 * large.len(), Default::default());
         for c in large {
-            let core = c.key & (KEYS as u32 - 1);
+            let core = canonical(c.key & (KEYS as u32 - 1));
             let prior = small_rate.get(&core).copied().unwrap_or(mean);
             let value = strength_of(smoothed_rate(c, prior, LARGE_SMOOTHING), mean);
             for key in large_symmetries(c.key) {
                 strength.insert(key, value);
             }
         }
-        LargeShapeTable {
-            small: ShapeTable::from_counts(small),
-            strength,
-        }
+        LargeShapeTable { small, strength }
     }
 
     /// The strength of a raw large key, 128 for an average shape.
@@ -306,7 +305,7 @@ impl LargeShapeTable {
 }
 
 static TABLE: OnceLock<ShapeTable> = OnceLock::new();
-static LARGE_TABLE: OnceLock<LargeShapeTable> = OnceLock::new();
+static LARGE_TABLE: OnceLock<LargeShapeTable<'static>> = OnceLock::new();
 
 fn shipped(text: &str, bits: u32, name: &str) -> Vec<ShapeCount> {
     parse_counts(text, bits).unwrap_or_else(|e| {
@@ -323,7 +322,9 @@ pub fn table() -> &'static ShapeTable {
 }
 
 /// The large-shape table built from the counts shipped with the engine.
-pub fn large_table() -> &'static LargeShapeTable {
+/// Built on first use, not by `warm_up`: the large shapes are off by
+/// default, and every start of the engine would pay for them.
+pub fn large_table() -> &'static LargeShapeTable<'static> {
     LARGE_TABLE.get_or_init(|| {
         let small = shipped(include_str!("shapes.txt"), KEY_BITS, "shapes.txt");
         let large = shipped(
@@ -331,7 +332,7 @@ pub fn large_table() -> &'static LargeShapeTable {
             LARGE_KEY_BITS,
             "large_shapes.txt",
         );
-        LargeShapeTable::from_counts(&small, &large)
+        LargeShapeTable::from_counts(table(), &small, &large)
     })
 }
 
@@ -512,8 +513,8 @@ mod tests {
             chosen: 50,
             available: 60,
         }];
-        let t = LargeShapeTable::from_counts(&small, &large);
         let base = ShapeTable::from_counts(&small);
+        let t = LargeShapeTable::from_counts(&base, &small, &large);
         for key in large_symmetries(big) {
             assert!(t.strength(key) > base.strength(key & 0xF_FFFF) + 50);
         }
