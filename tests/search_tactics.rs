@@ -5,16 +5,21 @@ use ishi::board::coord::{move_name, parse_vertex};
 use ishi::board::{Board, Color, Move};
 use ishi::game::Game;
 use ishi::rules::Rules;
-use ishi::search::{Decision, Limits, PlayoutKind, SearchConfig, Searcher};
+use ishi::search::{Decision, Limits, PlayoutKind, SearchConfig, Searcher, Tuning};
 use std::sync::atomic::AtomicBool;
 
 fn searcher(playouts: u64, seed: u64, kind: PlayoutKind) -> Searcher {
+    tuned_searcher(playouts, seed, kind, "")
+}
+
+fn tuned_searcher(playouts: u64, seed: u64, kind: PlayoutKind, tuning: &str) -> Searcher {
     Searcher::new(SearchConfig {
         threads: 1,
         playouts: Some(playouts),
         playout: kind,
         seed,
         resign_threshold: 0.0,
+        tuning: Tuning::parse(tuning).unwrap(),
         ..SearchConfig::default()
     })
 }
@@ -30,6 +35,17 @@ fn best_move_with_komi(
     kind: PlayoutKind,
     komi: f64,
 ) -> String {
+    best_move_tuned(diagram, to_move, playouts, kind, komi, "")
+}
+
+fn best_move_tuned(
+    diagram: &str,
+    to_move: Color,
+    playouts: u64,
+    kind: PlayoutKind,
+    komi: f64,
+    tuning: &str,
+) -> String {
     let board = Board::from_ascii(diagram).unwrap();
     let size = board.size();
     let rules = Rules {
@@ -37,7 +53,7 @@ fn best_move_with_komi(
         ..Rules::default()
     };
     let game = Game::from_position(board, to_move, rules);
-    let outcome = searcher(playouts, 5, kind).genmove(
+    let outcome = tuned_searcher(playouts, 5, kind, tuning).genmove(
         &game,
         to_move,
         &Limits::default(),
@@ -92,22 +108,33 @@ fn saves_the_group_in_atari() {
     );
 }
 
+/// Straight three in the corner: B1 makes two eyes and wins by 6.5;
+/// anywhere else White kills at B1 and wins.
+const ONLY_MOVE_THAT_LIVES: &str = "
+    . X X . X O .
+    X X X X X O .
+    X X X X X O .
+    X X X X X O .
+    O O O O O O .
+    X X X X O . .
+    . . . X O . .";
+
 #[test]
 fn plays_the_only_move_that_lives() {
-    // Straight three in the corner: B1 makes two eyes and wins by 6.5;
-    // anywhere else White kills at B1 and wins.
-    let diagram = "
-        . X X . X O .
-        X X X X X O .
-        X X X X X O .
-        X X X X X O .
-        O O O O O O .
-        X X X X O . .
-        . . . X O . .";
     for kind in [PlayoutKind::Heavy, PlayoutKind::Light] {
-        let mv = best_move_with_komi(diagram, Color::Black, 3000, kind, 0.5);
+        let mv = best_move_with_komi(ONLY_MOVE_THAT_LIVES, Color::Black, 3000, kind, 0.5);
         assert_eq!(mv, "B1", "{kind:?}");
     }
+}
+
+#[test]
+fn criticality_in_the_search_still_finds_the_tactical_moves() {
+    let tuning = "crit_weight=0.5";
+    let heavy = PlayoutKind::Heavy;
+    let mv = best_move_tuned(ONLY_MOVE_THAT_LIVES, Color::Black, 3000, heavy, 0.5, tuning);
+    assert_eq!(mv, "B1");
+    let mv = best_move_tuned(CAPTURE, Color::Black, 3000, heavy, 7.5, tuning);
+    assert_eq!(mv, "F3");
 }
 
 #[test]

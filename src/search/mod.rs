@@ -3,6 +3,7 @@
 //! `pool`); nothing below this module does I/O or spawns threads.
 
 pub mod bench;
+pub mod criticality;
 pub mod patterns;
 pub mod playout;
 pub mod policy;

@@ -4,6 +4,7 @@
 //! the result up, including the AMAF statistics of every sibling.
 
 use super::bench::PlayoutKind;
+use super::criticality::{final_owner, LocalCounts, SharedCounts};
 use super::playout::{play_out, PlayoutScratch, PlayoutStyle, ShapeChoice, WHITE_MOVE};
 use super::policy::{children_with_priors, LadderScratch, Priors};
 use super::pool::{on_threads, worker_seed};
@@ -48,6 +49,11 @@ pub struct Params {
     pub fill_tries: u32,
     /// How the heavy playouts choose a shape next to the last move.
     pub shapes: ShapeChoice,
+    /// Weight of the criticality of a move's point (see `criticality`) in
+    /// its value during selection; 0, the default, turns it off.
+    pub crit_weight: f64,
+    /// Visits at which a child's criticality bonus has fallen to half.
+    pub crit_visits: f64,
     pub priors: Priors,
 }
 
@@ -66,6 +72,8 @@ impl Params {
             early_stop: true,
             fill_tries: 0,
             shapes: ShapeChoice::Mogo,
+            crit_weight: 0.0,
+            crit_visits: 100.0,
             priors: Priors::for_size(size),
         }
     }
@@ -86,7 +94,7 @@ fn visits(v: f64) -> u16 {
 type Setter = fn(&mut Params, f64);
 
 /// Every constant `--tune` can set: its name and how it is set.
-const KNOBS: [(&str, Setter); 24] = [
+const KNOBS: [(&str, Setter); 26] = [
     ("expand_at", |p, v| {
         p.expand_at = v.round().min(u32::MAX as f64) as u32
     }),
@@ -125,6 +133,8 @@ const KNOBS: [(&str, Setter); 24] = [
     ("prior_critical", |p, v| p.priors.critical = visits(v)),
     ("prior_pattern", |p, v| p.priors.pattern = visits(v)),
     ("large_shapes", |p, v| p.priors.large_shapes = v >= 0.5),
+    ("crit_weight", |p, v| p.crit_weight = v),
+    ("crit_visits", |p, v| p.crit_visits = v.max(1.0)),
 ];
 
 impl Tuning {
@@ -252,6 +262,7 @@ pub struct Shared<'a> {
     pub ownership: Vec<AtomicI64>,
     /// Playouts whose owners have been added to `ownership`.
     pub ownership_samples: AtomicU64,
+    pub criticality: SharedCounts,
     /// `stop` counts only after this many playouts or this long: a move
     /// asked for and stopped at once still gets a short look.
     grace: (u64, Duration),
@@ -282,6 +293,7 @@ impl<'a> Shared<'a> {
             start: Instant::now(),
             ownership: (0..len).map(|_| AtomicI64::new(0)).collect(),
             ownership_samples: AtomicU64::new(0),
+            criticality: SharedCounts::new(len),
             grace: (0, Duration::ZERO),
         }
     }
@@ -432,8 +444,10 @@ fn blended_value(
     (value, visits)
 }
 
-/// The child maximising [`child_value`], plus an optional UCB term.
-fn select(tree: &Tree, parent: NodeId, params: &Params) -> Option<NodeId> {
+/// The child maximising [`child_value`], plus an optional UCB term and
+/// an optional bonus for the criticality of its point (`crit`, by point
+/// index; empty for none).
+fn select(tree: &Tree, parent: NodeId, params: &Params, crit: &[f32]) -> Option<NodeId> {
     let p = tree.node(parent);
     let (first, n) = p.children()?;
     let log_n = if params.explore > 0.0 {
@@ -452,6 +466,10 @@ fn select(tree: &Tree, parent: NodeId, params: &Params) -> Option<NodeId> {
         if params.explore > 0.0 {
             value += params.explore * (log_n / (visits + 1) as f64).sqrt();
         }
+        if let Some(&c) = crit.get(child.mv() as usize) {
+            let fading = params.crit_visits / (params.crit_visits + visits as f64);
+            value += params.crit_weight * c as f64 * fading;
+        }
         if value > best_value {
             best_value = value;
             best = Some(id);
@@ -460,6 +478,9 @@ fn select(tree: &Tree, parent: NodeId, params: &Params) -> Option<NodeId> {
     best
 }
 
+/// Decisive playouts before criticality is used: fewer give figures that
+/// are mostly noise.
+const CRIT_MIN_SAMPLES: u64 = 256;
 /// Playouts a worker sums up locally before adding to the shared ownership.
 const OWNERSHIP_FLUSH: u32 = 128;
 /// Playouts a worker runs before adding them to the shared count (and the
@@ -477,6 +498,7 @@ pub struct Worker {
     stamp: u32,
     children: Vec<NewChild>,
     ownership: Vec<i64>,
+    crit: LocalCounts,
     pending: u32,
     scratch: PlayoutScratch,
     /// AMAF visits and half-point wins for the root's children, not yet
@@ -501,6 +523,7 @@ impl Worker {
             stamp: 0,
             children: Vec::with_capacity(len),
             ownership: vec![0; len],
+            crit: LocalCounts::default(),
             pending: 0,
             scratch: PlayoutScratch::default(),
             root_rave: Vec::new(),
@@ -535,6 +558,9 @@ impl Worker {
             self.pending += 1;
             if self.pending >= OWNERSHIP_FLUSH {
                 self.flush_ownership(sh);
+                if sh.params.crit_weight > 0.0 {
+                    self.crit.flush(&sh.criticality, CRIT_MIN_SAMPLES);
+                }
             }
             if unreported == DONE_FLUSH {
                 self.flush_root(sh);
@@ -617,7 +643,7 @@ impl Worker {
                     break;
                 }
             }
-            let Some(child) = select(tree, node, params) else {
+            let Some(child) = select(tree, node, params, self.crit.values()) else {
                 break;
             };
             let mv = tree.node(child).mv();
@@ -668,6 +694,10 @@ impl Worker {
         };
         let (black_half, margin) = sh.scorer.judge(black, white);
         record_ownership(&self.board, &mut self.ownership);
+        if params.crit_weight > 0.0 {
+            let decisive = (black_half != 1).then_some(black_half == 2);
+            self.crit.record(&self.board, decisive);
+        }
 
         // Back up: depth 0 is the root (moved into by the opponent of the root colour).
         let for_color = |c: Color| {
@@ -766,12 +796,7 @@ fn note_first_play(mark: &mut [u32], stamp2: u32, m: u16) {
 /// colour of a neighbouring stone (playouts end with only eyes empty).
 fn record_ownership(b: &Board, ownership: &mut [i64]) {
     for p in b.points() {
-        let owner = b.color_at(p).or_else(|| {
-            b.neighbours(p)
-                .into_iter()
-                .find_map(|q| b.color_at(Point(q)))
-        });
-        match owner {
+        match final_owner(b, p) {
             Some(Color::Black) => ownership[p.0] += 1,
             Some(Color::White) => ownership[p.0] -= 1,
             None => {}
