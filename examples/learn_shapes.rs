@@ -114,7 +114,6 @@ type Judge = dyn Fn(&Board, Color, Point) -> u8 + Sync;
 struct Kind {
     key: fn(&Board, Color, Point) -> u32,
     canonical: Box<dyn Fn(u32) -> u32 + Sync>,
-    large: bool,
 }
 
 fn main() {
@@ -139,7 +138,6 @@ fn main() {
         Kind {
             key: large_key,
             canonical: Box::new(large_canonical),
-            large,
         }
     } else {
         let canon: Vec<u32> = (0..1u32 << KEY_BITS)
@@ -149,7 +147,6 @@ fn main() {
         Kind {
             key: shape_key,
             canonical: Box::new(move |k| canon[k as usize]),
-            large,
         }
     };
 
@@ -183,7 +180,7 @@ fn main() {
         })
         .reduce(Counts::default, Counts::merge);
 
-    let least_chosen = if kind.large { MIN_CHOSEN_LARGE } else { 0 };
+    let least_chosen = if large { MIN_CHOSEN_LARGE } else { 0 };
     let mut shapes: Vec<ShapeCount> = counts
         .seen
         .iter()
@@ -196,7 +193,7 @@ fn main() {
         .collect();
     shapes.sort_by_key(|s| s.key);
     let total_chosen: u64 = counts.seen.values().map(|v| v.0).sum();
-    if kind.large {
+    if large {
         println!("# Large shapes (3x3 with atari marks, then the four points two steps out), seen from the player to move (ishi::search::shapes).");
         println!(
             "# Counted by examples/learn_shapes.rs --large over {} game records ({} moves); shapes seen fewer than {} times or played fewer than {} left out.",
@@ -224,7 +221,7 @@ fn main() {
     );
 
     // How often the strongest shape is the move played, on games not counted.
-    let strength: Box<Judge> = if kind.large {
+    let strength: Box<Judge> = if large {
         let small = parse_counts(include_str!("../src/search/shapes.txt"), KEY_BITS)
             .expect("the shipped shapes.txt parses");
         let table = LargeShapeTable::from_counts(ishi::search::shapes::table(), &small, &shapes);

@@ -189,12 +189,12 @@ pub struct ShapeTable {
     strength: Box<[u8]>,
 }
 
-/// The mean choice rate over all shapes, and one shape's rate pulled
-/// towards `prior` by `weight` pseudo-moves.
+/// One shape's choice rate pulled towards `prior` by `weight` pseudo-moves.
 fn smoothed_rate(c: &ShapeCount, prior: f64, weight: f64) -> f64 {
     (c.chosen as f64 + weight * prior) / (c.available as f64 + weight)
 }
 
+/// The choice rate over all shapes together.
 fn mean_rate(counts: &[ShapeCount]) -> f64 {
     let chosen: u64 = counts.iter().map(|c| c.chosen).sum();
     let available: u64 = counts.iter().map(|c| c.available).sum();
@@ -525,7 +525,7 @@ mod tests {
     }
 
     #[test]
-    fn the_shipped_large_counts_parse_and_predict_better() {
+    fn the_shipped_large_counts_parse_in_canonical_form() {
         let large = parse_counts(include_str!("large_shapes.txt"), LARGE_KEY_BITS)
             .expect("large_shapes.txt parses");
         assert!(large.len() > 10_000, "only {} large shapes", large.len());
