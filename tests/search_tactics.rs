@@ -138,6 +138,17 @@ fn criticality_in_the_search_still_finds_the_tactical_moves() {
 }
 
 #[test]
+fn playout_knobs_still_find_the_tactical_moves() {
+    let heavy = PlayoutKind::Heavy;
+    for tuning in ["playout_replies=2", "playout_two_liberties=100"] {
+        let mv = best_move_tuned(ONLY_MOVE_THAT_LIVES, Color::Black, 3000, heavy, 0.5, tuning);
+        assert_eq!(mv, "B1", "{tuning}");
+        let mv = best_move_tuned(CAPTURE, Color::Black, 3000, heavy, 7.5, tuning);
+        assert_eq!(mv, "F3", "{tuning}");
+    }
+}
+
+#[test]
 fn the_same_seed_gives_the_same_search() {
     let board = Board::new(9).unwrap();
     let mut game = Game::from_position(board, Color::Black, Rules::default());

@@ -9,6 +9,7 @@ pub mod playout;
 pub mod policy;
 pub mod pool;
 pub mod reading;
+pub mod replies;
 pub mod rng;
 pub mod shapes;
 pub mod status;

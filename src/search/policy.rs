@@ -237,7 +237,7 @@ fn caught_after(
 /// frees it, and extending at `y` leaves at most two liberties, which then
 /// lead into a ladder. Cheap tests first; a scratch board only for the
 /// ladder.
-fn atari_catches(
+pub(super) fn atari_catches(
     board: &Board,
     c: Color,
     target: Point,

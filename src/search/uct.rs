@@ -49,6 +49,10 @@ pub struct Params {
     pub fill_tries: u32,
     /// How the heavy playouts choose a shape next to the last move.
     pub shapes: ShapeChoice,
+    /// Percent chance of the heavy playouts' two-liberty stage.
+    pub two_liberty_rate: u8,
+    /// Last good replies in the heavy playouts: 0 off, 1 or 2 moves back.
+    pub replies: u8,
     /// Weight of the criticality of a move's point (see `criticality`) in
     /// its value during selection; 0, the default, turns it off.
     pub crit_weight: f64,
@@ -72,6 +76,8 @@ impl Params {
             early_stop: true,
             fill_tries: 0,
             shapes: ShapeChoice::Mogo,
+            two_liberty_rate: 0,
+            replies: 0,
             crit_weight: 0.0,
             crit_visits: 100.0,
             priors: Priors::for_size(size),
@@ -94,7 +100,7 @@ fn visits(v: f64) -> u16 {
 type Setter = fn(&mut Params, f64);
 
 /// Every constant `--tune` can set: its name and how it is set.
-const KNOBS: [(&str, Setter); 26] = [
+const KNOBS: [(&str, Setter); 28] = [
     ("expand_at", |p, v| {
         p.expand_at = v.round().min(u32::MAX as f64) as u32
     }),
@@ -120,6 +126,12 @@ const KNOBS: [(&str, Setter); 26] = [
         if v >= 0.5 {
             p.shapes = ShapeChoice::Learned(v.round().min(255.0) as u8)
         }
+    }),
+    ("playout_two_liberties", |p, v| {
+        p.two_liberty_rate = v.round().clamp(0.0, 100.0) as u8
+    }),
+    ("playout_replies", |p, v| {
+        p.replies = v.round().clamp(0.0, 2.0) as u8
     }),
     ("prior_even", |p, v| p.priors.even = visits(v)),
     ("prior_capture", |p, v| p.priors.capture = visits(v)),
@@ -614,6 +626,11 @@ impl Worker {
         let root = sh.root;
         self.board.clone_from(&root.board);
         self.moves.clear();
+        if params.replies > 0 {
+            self.scratch
+                .replies
+                .fit(self.mark.len(), params.replies >= 2);
+        }
         let mut path = VirtualLoss::new(tree, &mut self.path, params.virtual_loss);
         // The root carries no virtual loss (every playout passes through
         // it) and its counts are summed locally: path[d] is at depth d + 1.
@@ -685,6 +702,8 @@ impl Worker {
                     mercy: true,
                     fill_tries: params.fill_tries,
                     shapes: params.shapes,
+                    two_liberty_rate: params.two_liberty_rate,
+                    replies: params.replies,
                 },
                 &mut self.rng,
                 &mut self.moves,
@@ -693,6 +712,14 @@ impl Worker {
             (r.black, r.white)
         };
         let (black_half, margin) = sh.scorer.judge(black, white);
+        if params.replies > 0 {
+            let winner = match black_half {
+                2 => Some(Color::Black),
+                0 => Some(Color::White),
+                _ => None,
+            };
+            self.scratch.replies.learn(&self.moves, winner);
+        }
         record_ownership(&self.board, &mut self.ownership);
         if params.crit_weight > 0.0 {
             let decisive = (black_half != 1).then_some(black_half == 2);
