@@ -152,6 +152,18 @@ pub fn encode_move(c: Color, p: Point) -> u16 {
     p.0 as u16 | if c == Color::White { WHITE_MOVE } else { 0 }
 }
 
+/// A recorded move's point index (0 for a pass the tree recorded: never a
+/// board point) and colour.
+#[inline]
+pub fn decode_move(m: u16) -> (usize, Color) {
+    let c = if m & WHITE_MOVE != 0 {
+        Color::White
+    } else {
+        Color::Black
+    };
+    ((m & !WHITE_MOVE) as usize, c)
+}
+
 /// Percent chances of each heavy stage firing when it has a candidate: a
 /// little randomness keeps the playouts from being blind to the stages'
 /// mistakes (MoGo and Pachi do the same).
@@ -276,10 +288,11 @@ pub fn play_out(
 
 /// One heavy-playout move: after a capture of three or more stones that
 /// left a dead eye shape, its vital point; else answer the last move's
-/// ataris (capture it, or save what it threatens), else a good 3×3 shape
-/// next to it (chosen as `style.shapes` says), else (with `fill_tries`) a
-/// point whose 3×3 area is empty,
-/// else a random move that neither fills an own eye nor puts two or more
+/// ataris (capture it, or save what it threatens), else (with
+/// `style.replies`) the stored last good reply `reply`, else (with
+/// `style.two_liberty_rate`) a move in a two-liberty fight around it, else
+/// a good 3×3 shape next to it (chosen as `style.shapes` says), else (with
+/// `fill_tries`) a point whose 3×3 area is empty, else a random move that neither fills an own eye nor puts two or more
 /// own stones in atari (unless it is a killing sacrifice).
 ///
 /// Filling the board is off by default: against GNU Go (9x9, komi 7, 5000
@@ -397,9 +410,9 @@ fn heavy_move(
 /// joined, pushed onto `out`: an atari on the last move's own chain that it
 /// cannot get out of (no capture frees it, running leads into a ladder),
 /// and, for each own chain next to `l` that the opponent could catch that
-/// way, the extensions that give it three liberties. MoGo and Pachi's playouts fight these
-/// fights too; without them a playout lets a cut-off group die or live
-/// at random.
+/// way, the extensions that give it three liberties. MoGo and Pachi's
+/// playouts fight these fights too; without them a playout lets a cut-off
+/// group die or live at random.
 fn two_liberty_moves(
     board: &Board,
     c: Color,
@@ -634,7 +647,7 @@ mod tests {
                     &mut record,
                     &mut scratch,
                 );
-                let first = Point((record[0] & !WHITE_MOVE) as usize);
+                let first = Point(decode_move(record[0]).0);
                 line(&b, first) == 1
             })
             .count()

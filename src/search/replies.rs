@@ -5,7 +5,7 @@
 //! pick up the local fights the fixed policy misplays, at the cost of a
 //! table lookup per move.
 
-use super::playout::WHITE_MOVE;
+use super::playout::decode_move as decode;
 use crate::board::{Color, Point};
 
 /// No reply stored.
@@ -21,15 +21,15 @@ pub struct Replies {
     to_last_two: Vec<u16>,
 }
 
-/// A recorded move: its point (0, the pass, never a board point) and colour.
+/// Stores `answer` in `slot` when its side won; when it lost, forgets it
+/// if it is what the slot holds.
 #[inline]
-fn decode(m: u16) -> (usize, Color) {
-    let colour = if m & WHITE_MOVE != 0 {
-        Color::White
-    } else {
-        Color::Black
-    };
-    ((m & !WHITE_MOVE) as usize, colour)
+fn remember(slot: &mut u16, answer: u16, won: bool) {
+    if won {
+        *slot = answer;
+    } else if *slot == answer {
+        *slot = NONE;
+    }
 }
 
 impl Replies {
@@ -99,20 +99,10 @@ impl Replies {
                 .map(|(p, _)| p);
             let one = self.slot_one(c, last);
             let two_slot = before.filter(|_| two).map(|b| self.slot_two(c, b, last));
-            if c == winner {
-                self.to_last[one] = answer as u16;
-                if let Some(s) = two_slot {
-                    self.to_last_two[s] = answer as u16;
-                }
-            } else {
-                if self.to_last[one] == answer as u16 {
-                    self.to_last[one] = NONE;
-                }
-                if let Some(s) = two_slot {
-                    if self.to_last_two[s] == answer as u16 {
-                        self.to_last_two[s] = NONE;
-                    }
-                }
+            let won = c == winner;
+            remember(&mut self.to_last[one], answer as u16, won);
+            if let Some(s) = two_slot {
+                remember(&mut self.to_last_two[s], answer as u16, won);
             }
         }
     }

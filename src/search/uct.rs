@@ -553,6 +553,10 @@ impl Worker {
     /// moving between cores, which is most of what two threads lose on a
     /// small board.
     pub fn run(&mut self, sh: &Shared) {
+        if sh.params.replies > 0 {
+            let cells = self.mark.len();
+            self.scratch.replies.fit(cells, sh.params.replies >= 2);
+        }
         let mut unreported = 0u64;
         while !sh.finished() {
             if self.allowance == 0 {
@@ -626,11 +630,6 @@ impl Worker {
         let root = sh.root;
         self.board.clone_from(&root.board);
         self.moves.clear();
-        if params.replies > 0 {
-            self.scratch
-                .replies
-                .fit(self.mark.len(), params.replies >= 2);
-        }
         let mut path = VirtualLoss::new(tree, &mut self.path, params.virtual_loss);
         // The root carries no virtual loss (every playout passes through
         // it) and its counts are summed locally: path[d] is at depth d + 1.
