@@ -234,9 +234,9 @@ fn caught_after(
 
 /// `c` playing at `x` puts the opposing chain through `target`, whose two
 /// liberties are `x` and `y`, in atari it cannot get out of: no capture
-/// frees it, and extending at `y` leaves at most two liberties, which then
-/// lead into a ladder. Cheap tests first; a scratch board only for the
-/// ladder.
+/// frees it (taking the stone at `x` only as a snapback), and extending at
+/// `y` leaves at most two liberties, which then lead into a ladder. Cheap
+/// tests first; a scratch board only for the ladder.
 pub(super) fn atari_catches(
     board: &Board,
     c: Color,
@@ -257,8 +257,19 @@ pub(super) fn atari_catches(
     } else {
         0
     };
-    if board.move_shape(c, x, 2).is_self_atari() {
-        return false;
+    let atari = board.move_shape(c, x, 2);
+    if atari.is_self_atari() {
+        // A stone in atari catches only as a snapback: alone, with `y` as
+        // its last liberty, so that the one way out, taking it at `y`,
+        // leaves the taker with that point as its only liberty, to be
+        // captured back whole.
+        let snapback = run_liberties == 0
+            && atari.chain_len == 1
+            && atari.liberties == 1
+            && board.neighbours(x).contains(&y.0);
+        if !snapback {
+            return false;
+        }
     }
     scratch.escapes.clear();
     board.capturing_escapes(target, &mut scratch.escapes);
@@ -326,7 +337,8 @@ pub fn children_with_priors(
             w += 2 * amount as u32;
         };
         let shape = board.move_shape(c, p, 3);
-        if shape.captures > 0 || catches_a_neighbour(board, c, p, ladder) {
+        let catches = shape.captures > 0 || catches_a_neighbour(board, c, p, ladder);
+        if catches {
             win(k.capture);
         }
         let saves = board.neighbours(p).into_iter().any(|q| {
@@ -360,7 +372,8 @@ pub fn children_with_priors(
             win(k.third_line);
         }
         let mut lose = |amount: u16| n += amount as u32;
-        if (shape.is_self_atari() && !board.is_nakade_sacrifice(c, p)) || doomed {
+        let sacrifice = catches || board.is_nakade_sacrifice(c, p);
+        if (shape.is_self_atari() && !sacrifice) || doomed {
             lose(k.self_atari);
         }
         if quiet && line <= 2 {
@@ -607,6 +620,52 @@ mod tests {
             . . O . . . .
             . . . . . . .";
         assert!(!catches(broken, "E4", "D3", &mut ladder));
+    }
+
+    /// White's four stones have two liberties, A1 and B1. A black stone on
+    /// either is in atari, and White taking it is left in atari on the
+    /// point it took, to be captured back whole: a snapback.
+    const SNAPBACK: &str = "
+        . . . . . .
+        . . . . . .
+        . . . . . .
+        X X X X . .
+        O O O X . .
+        . . O X . .";
+
+    /// White's four stones have two liberties, B1 and C1. Black C1 is in
+    /// atari, but White taking it at B1 has A1 and C1: only a stone given away.
+    const THROW_IN: &str = "
+        . . . . . .
+        . . . . . .
+        . . . . . .
+        . X X X . .
+        X O O O X .
+        . . . O X .";
+
+    #[test]
+    fn a_snapback_catches_and_a_stone_given_away_does_not() {
+        let mut ladder = LadderScratch::default();
+        let catches =
+            |diagram: &str, target: &str, x: &str, y: &str, ladder: &mut LadderScratch| {
+                let b = Board::from_ascii(diagram).unwrap();
+                let at = |v| crate::board::test_point(&b, v);
+                atari_catches(&b, Color::Black, at(target), at(x), at(y), ladder)
+            };
+        assert!(catches(SNAPBACK, "B2", "B1", "A1", &mut ladder));
+        assert!(catches(SNAPBACK, "B2", "A1", "B1", &mut ladder));
+        assert!(!catches(THROW_IN, "B2", "C1", "B1", &mut ladder));
+        // Black B1 there is an atari with liberties to spare, and White
+        // cannot run: C1 would be suicide.
+        assert!(catches(THROW_IN, "B2", "B1", "C1", &mut ladder));
+        for (diagram, v, good) in [
+            (SNAPBACK, "B1", true),
+            (SNAPBACK, "A1", true),
+            (THROW_IN, "C1", false),
+        ] {
+            let value = value_of(diagram, Color::Black, v);
+            assert_eq!(value > 0.5, good, "{v}: {value}");
+        }
     }
 
     #[test]
