@@ -148,6 +148,59 @@ fn playout_knobs_still_find_the_tactical_moves() {
     }
 }
 
+/// From a game GNU Go won (seed 5754), before White's D7: once it is
+/// played, Black's big group (C4-C9, A9-D9 and the corner) has two
+/// liberties, C1 and D5; so have the six white stones on the left, A6 and
+/// A7. Black to move wins the race with a snapback on either point: White
+/// taking the stone is left in atari and loses all seven, and White
+/// filling a black liberty instead lets Black take the six. Every other
+/// move loses the race and the game. The playouts misplay the race, so
+/// every move looks lost, A6 and A7 too in their AMAF results (played
+/// late, after the race is over). While their priors counted them as
+/// self-ataris the search never tried them and played J7, F1 or D5 with
+/// every seed tried; a snapback now counts as an atari that catches.
+const SNAPBACK_RACE: &str = "
+    X X X X O . . . .
+    O O X O . O X X .
+    . O X . O X O O .
+    . O X O O X . X .
+    O O X . O X . X .
+    X X X O O O O X X
+    X X O O X X X . .
+    X O O O X O O X X
+    X X . O X . . X .";
+
+/// Black's move after White plays `white` in `diagram`, by a search with
+/// `seed`.
+fn answer_to(diagram: &str, white: &str, seed: u64) -> String {
+    let board = Board::from_ascii(diagram).unwrap();
+    let rules = Rules {
+        komi: 7.0,
+        ..Rules::default()
+    };
+    let mut game = Game::from_position(board, Color::White, rules);
+    let p = parse_vertex(white, 9).unwrap().unwrap();
+    game.play_move(Move::Place(p)).unwrap();
+    let outcome = searcher(5000, seed, PlayoutKind::Heavy).genmove(
+        &game,
+        Color::Black,
+        &Limits::default(),
+        &AtomicBool::new(false),
+    );
+    match outcome.decision {
+        Decision::Play(mv) => move_name(mv, 9),
+        Decision::Resign => "resign".into(),
+    }
+}
+
+#[test]
+fn wins_the_race_that_the_playouts_call_lost() {
+    for seed in 1..=3 {
+        let mv = answer_to(SNAPBACK_RACE, "D7", seed);
+        assert!(mv == "A6" || mv == "A7", "seed {seed}: {mv}");
+    }
+}
+
 #[test]
 fn the_same_seed_gives_the_same_search() {
     let board = Board::new(9).unwrap();
