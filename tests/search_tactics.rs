@@ -47,20 +47,19 @@ fn best_move_tuned(
     tuning: &str,
 ) -> String {
     let board = Board::from_ascii(diagram).unwrap();
-    let size = board.size();
     let rules = Rules {
         komi,
         ..Rules::default()
     };
     let game = Game::from_position(board, to_move, rules);
-    let outcome = tuned_searcher(playouts, 5, kind, tuning).genmove(
-        &game,
-        to_move,
-        &Limits::default(),
-        &AtomicBool::new(false),
-    );
+    searched_move(&game, to_move, tuned_searcher(playouts, 5, kind, tuning))
+}
+
+/// The move `searcher` chooses for `to_move` in `game`, by name.
+fn searched_move(game: &Game, to_move: Color, mut searcher: Searcher) -> String {
+    let outcome = searcher.genmove(game, to_move, &Limits::default(), &AtomicBool::new(false));
     match outcome.decision {
-        Decision::Play(mv) => move_name(mv, size),
+        Decision::Play(mv) => move_name(mv, game.size()),
         Decision::Resign => "resign".into(),
     }
 }
@@ -181,16 +180,11 @@ fn answer_to(diagram: &str, white: &str, seed: u64) -> String {
     let mut game = Game::from_position(board, Color::White, rules);
     let p = parse_vertex(white, 9).unwrap().unwrap();
     game.play_move(Move::Place(p)).unwrap();
-    let outcome = searcher(5000, seed, PlayoutKind::Heavy).genmove(
+    searched_move(
         &game,
         Color::Black,
-        &Limits::default(),
-        &AtomicBool::new(false),
-    );
-    match outcome.decision {
-        Decision::Play(mv) => move_name(mv, 9),
-        Decision::Resign => "resign".into(),
-    }
+        searcher(5000, seed, PlayoutKind::Heavy),
+    )
 }
 
 #[test]

@@ -54,8 +54,9 @@ def main():
         if before - after < args.min_fall:
             continue
         size = int(property_of(text, "SZ") or 19)
-        moves = re.findall(r";([BW])\[([a-s]{2})\]", text)
-        if ply >= len(moves):
+        # Passes too (B[] or B[tt]), so that the index is the ply.
+        moves = re.findall(r";([BW])\[([a-t]{2}|)\]", text)
+        if ply >= len(moves) or moves[ply][1] in ("", "tt"):
             continue
         colour = "black" if moves[ply][0] == "B" else "white"
         reply = vertex(moves[ply][1], size)
