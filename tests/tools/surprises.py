@@ -10,7 +10,11 @@ ishi never finds itself points at knowledge its search lacks; one it finds
 was only missed one move deeper.
 
     tests/tools/surprises.py [--bin target/release/ishi] [--playouts 5000] \\
-        [--min-fall 0.3] /tmp/sgf-dir/*.sgf
+        [--min-fall 0.3] [--tune KNOBS] /tmp/sgf-dir/*.sgf
+
+With --tune, ishi searches with those constants (as `ishi --tune`), to see
+whether a variant finds replies the default misses; the last line counts
+the replies found over all positions.
 """
 import argparse
 import re
@@ -35,8 +39,11 @@ def main():
     ap.add_argument("--playouts", default="5000")
     ap.add_argument("--seeds", default="1,2,3")
     ap.add_argument("--min-fall", type=float, default=0.3)
+    ap.add_argument("--tune", default="")
     ap.add_argument("sgf", nargs="+")
     args = ap.parse_args()
+    tune = ["--tune", args.tune] if args.tune else []
+    total_hits = total_tries = 0
     for path in args.sgf:
         text = open(path, encoding="utf-8").read()
         rates = re.search(r"win rate by move: ([^\]]*)", text)
@@ -63,7 +70,8 @@ def main():
         found = []
         for seed in args.seeds.split(","):
             out = subprocess.run(
-                [args.bin, "--playouts", args.playouts, "--threads", "1", "--seed", seed],
+                [args.bin, "--playouts", args.playouts, "--threads", "1", "--seed", seed]
+                + tune,
                 input=f"loadsgf {path} {ply + 1}\nreg_genmove {colour}\n",
                 capture_output=True,
                 text=True,
@@ -71,11 +79,14 @@ def main():
             answers = re.findall(r"^= (\S+)$", out, re.M)
             found.append(answers[-1] if answers else "?")
         hits = sum(f.upper() == reply for f in found)
+        total_hits += hits
+        total_tries += len(found)
         print(
             f"{path}: ishi {before:.2f} -> {after:.2f} after ply {ply}; "
             f"the reply {colour} {reply}; ishi as {colour}: {' '.join(found)} "
             f"({hits}/{len(found)})"
         )
+    print(f"replies found: {total_hits}/{total_tries}")
 
 
 if __name__ == "__main__":
