@@ -649,7 +649,11 @@ impl Worker {
         while passes < 2 {
             let n = tree.node(node);
             if !n.is_expanded() {
-                // A node on the path carries this playout's virtual loss.
+                // A node on the path carries this playout's virtual loss,
+                // and any other thread's below it: with two threads there
+                // at once (2 x 20 > expand_at + 20) it expands before its
+                // real visits reach expand_at, as the two-thread matches
+                // at virtual loss 20 were played.
                 let ripe = node == tree.root()
                     || n.visits() >= params.expand_at.saturating_add(params.virtual_loss);
                 if !ripe || tree.is_full() || !n.try_begin_expansion() {
