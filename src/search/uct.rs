@@ -811,7 +811,13 @@ impl Worker {
                 // short playouts (9x9 light in search, two threads over
                 // one: 1.67 with them, 1.82 without, medians of
                 // interleaved runs). Fuego's lock-free search makes the
-                // same trade.
+                // same trade. Two ways to write fewer shared lines here did
+                // not pay (9x9 light, the same measure, 10-15 rounds
+                // against 1.82-1.83): summing the AMAF counts of busy
+                // nodes' children (256 or 2,000 visits and up) per worker
+                // in a direct-mapped buffer, added every 16, 64 or 128
+                // playouts, 1.76-1.81; prefetching the next node's
+                // children for writing before this loop, 1.74.
                 for (_, child) in played {
                     child.add_rave_lossy(result);
                 }
