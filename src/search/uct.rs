@@ -409,6 +409,9 @@ impl<'t, 'p> VirtualLoss<'t, 'p> {
         for (d, &id) in (1..).zip(self.path.iter()) {
             let (wins, margin) = result_at(d);
             self.tree.node(id).settle(self.amount, wins);
+            // Not what two threads lose either: with no score sums
+            // written at all, two threads over one on 9x9 light were
+            // 1.80 against the head's 1.83 (16 interleaved rounds).
             self.tree.tally(id).add_score_lossy(margin);
         }
         self.settled = true;
@@ -818,12 +821,12 @@ impl Worker {
                 // in a direct-mapped buffer, added every 16, 64 or 128
                 // playouts, 1.76-1.81; prefetching the next node's
                 // children for writing before this loop, 1.74. Nor did
-                // writing less (12-16 rounds, against the head
-                // in the same run): busy nodes' AMAF counts every other
+                // writing half as often (12 rounds against the head in
+                // the same run): busy nodes' AMAF counts every other
                 // playout, counted twice, 1.82 against 1.82 from 1,000
-                // visits and 1.81 against 1.81 from 30; no score sums
-                // written at all, 1.80 against 1.83. Separate trees, one
-                // per thread, reach 2.00 where the shared one has 1.83.
+                // visits and 1.81 against 1.81 from 30. Separate trees,
+                // one per thread, reach 2.00 where the shared one has
+                // 1.83: the loss is in sharing, not in this machine.
                 for (_, child) in played {
                     child.add_rave_lossy(result);
                 }
