@@ -829,7 +829,9 @@ impl Worker {
                 // playout, counted twice, 1.82 against 1.82 from 1,000
                 // visits and 1.81 against 1.81 from 30. Separate trees,
                 // one per thread, reach 2.00 where the shared one has
-                // 1.83: the loss is in sharing, not in this machine.
+                // 1.83: the loss is in sharing, not in this machine. Where
+                // the threads meet in the tree, and what that costs, is in
+                // the README (Benchmarks).
                 for (_, child) in played {
                     child.add_rave_lossy(result);
                 }
