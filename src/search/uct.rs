@@ -531,6 +531,8 @@ pub struct Worker {
     /// AMAF visits and half-point wins for the root's children, not yet
     /// added to the tree.
     root_rave: Vec<[u32; 2]>,
+    /// Indices of the children an AMAF update reaches, for one node.
+    hits: Vec<u16>,
     /// Visits and half-point wins of the root itself, not yet added.
     root_visits: u32,
     root_wins: u32,
@@ -554,6 +556,7 @@ impl Worker {
             pending: 0,
             scratch: PlayoutScratch::default(),
             root_rave: Vec::new(),
+            hits: Vec::new(),
             root_visits: 0,
             root_wins: 0,
             allowance: 0,
@@ -791,23 +794,27 @@ impl Worker {
             let c = color_at_depth(d);
             let want = stamp2 + (c == Color::White) as u32;
             let (result, _) = for_color(c);
-            let mark = &self.mark;
-            // The children whose move `c` played first, after this node.
-            let played = tree
-                .block(first, n)
-                .iter()
-                .enumerate()
-                .filter(|(_, child)| {
-                    let m = child.mv() as usize;
-                    m != PASS as usize && mark[m] == want
-                });
+            // The children whose move `c` played first, after this node,
+            // gathered without a branch: whether a child was played is a
+            // coin toss the branch predictor loses half the time (one
+            // thread's search on 9x9 light ran 1.15 times as fast without
+            // it, 1.135 on 19x19, 1.07 and 1.05 with heavy playouts). A
+            // pass child never matches: passes leave no mark.
+            let block = tree.block(first, n);
+            let hits = &mut self.hits;
+            hits.resize(block.len(), 0);
+            let mut found = 0;
+            for (k, child) in block.iter().enumerate() {
+                hits[found] = k as u16;
+                found += (self.mark[child.mv() as usize] == want) as usize;
+            }
             if d == 0 {
                 // The root's children: summed here, added in batches.
                 self.root_rave
                     .resize(self.root_rave.len().max(n as usize), [0, 0]);
-                for (k, _) in played {
-                    self.root_rave[k][0] += 1;
-                    self.root_rave[k][1] += result;
+                for &k in &hits[..found] {
+                    self.root_rave[k as usize][0] += 1;
+                    self.root_rave[k as usize][1] += result;
                 }
             } else {
                 // A plain load and store, not an atomic add: two workers
@@ -832,8 +839,8 @@ impl Worker {
                 // 1.83: the loss is in sharing, not in this machine. Where
                 // the threads meet in the tree, and what that costs, is in
                 // the README (Benchmarks).
-                for (_, child) in played {
-                    child.add_rave_lossy(result);
+                for &k in &hits[..found] {
+                    block[k as usize].add_rave_lossy(result);
                 }
             }
         }
