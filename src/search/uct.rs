@@ -802,7 +802,9 @@ impl Worker {
             // pass child never matches: passes leave no mark.
             let block = tree.block(first, n);
             let hits = &mut self.hits;
-            hits.resize(block.len(), 0);
+            if hits.len() < block.len() {
+                hits.resize(block.len(), 0);
+            }
             let mut found = 0;
             for (k, child) in block.iter().enumerate() {
                 hits[found] = k as u16;
