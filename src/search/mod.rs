@@ -310,7 +310,8 @@ impl Searcher {
             passes,
             last: opponent_last,
         };
-        let params = Params::tuned(game.size(), self.config.playout, &self.config.tuning);
+        let params =
+            Params::tuned(game.size(), self.config.playout, &self.config.tuning).at(game.board());
         uct::prepare_root(&tree, &root, game, &params);
         // One scorer for genmove, analysis and pondering alike: they share
         // the kept tree, so its statistics must mean the same thing.

@@ -71,6 +71,12 @@ pub struct Params {
     pub crit_weight: f64,
     /// Visits at which a child's criticality bonus has fallen to half.
     pub crit_visits: f64,
+    /// How fast `rave_equiv` falls as the board fills: it is multiplied by
+    /// the empty share of the board to this power (0, the default, keeps
+    /// it). AMAF credits a move for being played at any time, which near
+    /// the end of a game is what misleads: a move that must be played now
+    /// looks bad when played later.
+    pub rave_phase: f64,
     pub priors: Priors,
 }
 
@@ -93,6 +99,7 @@ impl Params {
             replies: 0,
             crit_weight: 0.0,
             crit_visits: 100.0,
+            rave_phase: 0.0,
             priors: Priors::for_size(size),
         }
     }
@@ -113,7 +120,7 @@ fn visits(v: f64) -> u16 {
 type Setter = fn(&mut Params, f64);
 
 /// Every constant `--tune` can set: its name and how it is set.
-const KNOBS: [(&str, Setter); 28] = [
+const KNOBS: [(&str, Setter); 29] = [
     ("expand_at", |p, v| {
         p.expand_at = v.round().min(u32::MAX as f64) as u32
     }),
@@ -160,6 +167,7 @@ const KNOBS: [(&str, Setter); 28] = [
     ("large_shapes", |p, v| p.priors.large_shapes = v >= 0.5),
     ("crit_weight", |p, v| p.crit_weight = v),
     ("crit_visits", |p, v| p.crit_visits = v.max(1.0)),
+    ("rave_phase", |p, v| p.rave_phase = v),
 ];
 
 impl Tuning {
@@ -197,6 +205,19 @@ impl Params {
             (KNOBS[knob].1)(&mut p, v);
         }
         p
+    }
+}
+
+impl Params {
+    /// These constants for a search from `board`: `rave_equiv` scaled down
+    /// by how full the board is (see [`Params::rave_phase`]).
+    pub fn at(mut self, board: &Board) -> Params {
+        if self.rave_phase > 0.0 {
+            let points = (board.size() * board.size()) as f64;
+            let empty_share = board.empties().len() as f64 / points;
+            self.rave_equiv = (self.rave_equiv * empty_share.powf(self.rave_phase)).max(1.0);
+        }
+        self
     }
 }
 
@@ -958,6 +979,35 @@ mod tests {
         let a = tree.child_with_move(root, 10).unwrap();
         let b = tree.child_with_move(root, 11).unwrap();
         (tree, a, b)
+    }
+
+    #[test]
+    fn amaf_counts_for_less_as_the_board_fills() {
+        let phased = Tuning::parse("rave_phase=2").unwrap();
+        let empty = Board::new(9).unwrap();
+        let at = |board: &Board, tuning: &Tuning| {
+            Params::tuned(9, PlayoutKind::Heavy, tuning)
+                .at(board)
+                .rave_equiv
+        };
+        assert_eq!(at(&empty, &phased), 3000.0);
+        // 27 of 81 points empty: a third, so a ninth of the equivalence.
+        let two_thirds_full = Board::from_ascii(
+            "X X X X X X X X X
+             O O O O O O O O O
+             X X X X X X X X X
+             O O O O O O O O O
+             X X X X X X X X X
+             O O O O O O O O O
+             . . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .",
+        )
+        .unwrap();
+        let v = at(&two_thirds_full, &phased);
+        assert!((v - 3000.0 / 9.0).abs() < 1e-9, "{v}");
+        // Off by default.
+        assert_eq!(at(&two_thirds_full, &Tuning::default()), 3000.0);
     }
 
     #[test]
