@@ -279,28 +279,31 @@ impl Scorer {
     /// random, as one playout's result.
     #[inline]
     pub fn judge_playout(&self, black: u32, white: u32, rng: &mut impl Rng) -> (u32, i32) {
-        let (half, margin) = self.judge(black, white);
-        if margin == 0
-            && half < 2
-            && self.black_tie_up > 0.0
-            && rng.gen::<f64>() < self.black_tie_up
-        {
-            return (half + 1, margin);
-        }
-        (half, margin)
+        self.judge_with(black, white, || {
+            let up = self.black_tie_up > 0.0 && rng.gen::<f64>() < self.black_tie_up;
+            self.black_tie_half + up as u32
+        })
     }
 
     /// Black's result in half points (2 win, 1 jigo, 0 loss) and Black's
     /// margin in half points.
     #[inline]
     pub fn judge(&self, black: u32, white: u32) -> (u32, i32) {
+        self.judge_with(black, white, || self.black_tie_half)
+    }
+
+    /// The result with `tie` giving Black's half points for an exactly
+    /// even count. (A rounded margin of 0 is no test for one: with komi
+    /// 6.8 a count short by 0.2 rounds to 0 too.)
+    #[inline]
+    fn judge_with(&self, black: u32, white: u32, tie: impl FnOnce() -> u32) -> (u32, i32) {
         let margin = black as f64 - white as f64 - self.white_bonus;
         let half = if margin > 0.0 {
             2
         } else if margin < 0.0 {
             0
         } else {
-            self.black_tie_half
+            tie()
         };
         (half, (2.0 * margin).round() as i32)
     }
@@ -1139,8 +1142,15 @@ mod tests {
                 (1800..2200).contains(&own_halves),
                 "{color:?}: {own_halves}"
             );
-            // Decided counts are never drawn at random.
+            // Decided counts are never drawn at random, not even those
+            // whose margin rounds to no half point.
             assert_eq!(quarter.judge_playout(45, 36, &mut rng), (2, 4));
+            let mut odd = rules;
+            odd.komi = 7.2;
+            let odd = Scorer::of(&Game::new(9, odd).unwrap()).with_jigo(color, 0.25);
+            for _ in 0..100 {
+                assert_eq!(odd.judge_playout(44, 37, &mut rng), (0, 0));
+            }
         }
         // Where Black wins ties there is no jigo.
         rules.black_wins_ties = true;
