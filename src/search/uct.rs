@@ -206,9 +206,7 @@ impl Params {
         }
         p
     }
-}
 
-impl Params {
     /// These constants for a search from `board`: `rave_equiv` scaled down
     /// by how full the board is (see [`Params::rave_phase`]).
     pub fn at(mut self, board: &Board) -> Params {
