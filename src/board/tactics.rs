@@ -104,6 +104,28 @@ impl Board {
         }
     }
 
+    /// `c` at `p` is a lone stone in atari that sets up a snapback: the
+    /// opponent taking it on its last liberty is left, two stones or more,
+    /// in atari on `p`, to be captured back whole. Such a throw-in gives
+    /// nothing away, unlike an ordinary self-atari. Ignores ko.
+    pub fn sets_snapback(&self, c: Color, p: Point) -> bool {
+        let shape = self.move_shape(c, p, 2);
+        if !(shape.is_self_atari() && shape.chain_len == 1 && shape.liberties == 1) {
+            return false;
+        }
+        let Some(last_liberty) = self
+            .neighbours(p)
+            .into_iter()
+            .find(|&q| self.cells[q] == EMPTY)
+        else {
+            return false;
+        };
+        // On this board `p` is still empty, as it will be again once taken,
+        // so the taker's shape here is its shape after the capture.
+        let taker = self.move_shape(c.opponent(), Point(last_liberty), 2);
+        taker.liberties == 1 && taker.chain_len >= 2
+    }
+
     /// Moves that capture an opposing chain in atari touching the chain
     /// through `p` (the classic way out of atari besides extending), pushed
     /// onto `out` without duplicates.
@@ -217,6 +239,51 @@ mod tests {
         // A1 freed, B2, and the joined A3 stone's A4 and B3: capped at 3.
         assert_eq!((capture.captures, capture.liberties), (1, 3));
         assert!(!capture.is_self_atari());
+    }
+
+    #[test]
+    fn a_snapback_is_told_from_a_stone_given_away() {
+        // Black A1 or B1 is taken at the other point, and White's five
+        // stones are then in atari on the point they took back.
+        let snapback = Board::from_ascii(
+            "
+            . . . . .
+            . . . . .
+            X X X X .
+            O O O X .
+            . . O X .",
+        )
+        .unwrap();
+        assert!(snapback.sets_snapback(Color::Black, at(&snapback, "A1")));
+        assert!(snapback.sets_snapback(Color::Black, at(&snapback, "B1")));
+        // With A3 open, White taking keeps a second liberty there.
+        let open = Board::from_ascii(
+            "
+            . . . . .
+            . . . . .
+            . X X X .
+            O O O X .
+            . . O X .",
+        )
+        .unwrap();
+        assert!(!open.sets_snapback(Color::Black, at(&open, "B1")));
+        // A lone white stone taking is only a ko, and a stone with room
+        // to breathe is no throw-in at all.
+        let ko = Board::from_ascii(
+            "
+            . . . . . .
+            . . . . . .
+            . . . . . .
+            . . X . . .
+            . X . X . .
+            O O . O O .",
+        )
+        .unwrap();
+        assert!(!ko.sets_snapback(Color::White, at(&ko, "C2")));
+        assert!(ko
+            .move_shape(Color::White, at(&ko, "C2"), 2)
+            .is_self_atari());
+        assert!(!snapback.sets_snapback(Color::Black, at(&snapback, "E1")));
     }
 
     #[test]

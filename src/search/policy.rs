@@ -260,19 +260,10 @@ pub(super) fn atari_catches(
     } else {
         0
     };
-    let atari = board.move_shape(c, x, 2);
-    if atari.is_self_atari() {
-        // A stone in atari catches only as a snapback: alone, with `y` as
-        // its last liberty, so that the one way out, taking it at `y`,
-        // leaves the taker with that point as its only liberty, to be
-        // captured back whole.
-        let snapback = run_liberties == 0
-            && atari.chain_len == 1
-            && atari.liberties == 1
-            && board.neighbours(x).contains(&y.0);
-        if !snapback {
-            return false;
-        }
+    // A stone in atari catches only as a snapback: taking it leaves the
+    // taker in atari, to be captured back whole.
+    if board.move_shape(c, x, 2).is_self_atari() && !board.sets_snapback(c, x) {
+        return false;
     }
     scratch.escapes.clear();
     board.capturing_escapes(target, &mut scratch.escapes);
@@ -375,7 +366,7 @@ pub fn children_with_priors(
             win(k.third_line);
         }
         let mut lose = |amount: u16| n += amount as u32;
-        let sacrifice = catches || board.is_nakade_sacrifice(c, p);
+        let sacrifice = catches || board.is_nakade_sacrifice(c, p) || board.sets_snapback(c, p);
         if (shape.is_self_atari() && !sacrifice) || doomed {
             lose(k.self_atari);
         }
@@ -669,6 +660,39 @@ mod tests {
             let value = value_of(diagram, Color::Black, v);
             assert_eq!(value > 0.5, good, "{v}: {value}");
         }
+    }
+
+    /// From a lost match game (seeds 7001-7200, game 190, move 59): White's
+    /// big group on the left has two liberties, its eye at B7 and A6.
+    /// Black A6 is in atari itself, but White taking it at A5 is left in
+    /// atari on A6 with A4, and Black A6 again takes both and leaves the
+    /// big group in atari once more: it cannot get out.
+    const THROW_IN_ATARI: &str = "
+        O X X X . . . . .
+        O O O X . . . . .
+        O . O X . . X O .
+        . O O X . X . X .
+        . X O O X . X . .
+        O X X X O X X . .
+        X . X O O O X X O
+        . O O . O O O X .
+        . . . O X . O X .";
+
+    #[test]
+    fn a_throw_in_that_sets_up_a_snapback_catches() {
+        let value = value_of(THROW_IN_ATARI, Color::Black, "A6");
+        assert!(value > 0.6, "A6 {value}");
+        let mut ladder = LadderScratch::default();
+        let b = Board::from_ascii(THROW_IN_ATARI).unwrap();
+        let at = |v| crate::board::test_point(&b, v);
+        assert!(atari_catches(
+            &b,
+            Color::Black,
+            at("B6"),
+            at("A6"),
+            at("B7"),
+            &mut ladder
+        ));
     }
 
     #[test]
