@@ -366,8 +366,10 @@ pub fn children_with_priors(
             win(k.third_line);
         }
         let mut lose = |amount: u16| n += amount as u32;
-        let sacrifice = catches || board.is_nakade_sacrifice(c, p) || board.sets_snapback(c, p);
-        if (shape.is_self_atari() && !sacrifice) || doomed {
+        // Asked of self-ataris only: the other moves need no excuse.
+        let bad_self_atari = shape.is_self_atari()
+            && !(catches || board.is_nakade_sacrifice(c, p) || board.sets_snapback(c, p));
+        if bad_self_atari || doomed {
             lose(k.self_atari);
         }
         if quiet && line <= 2 {
