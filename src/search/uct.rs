@@ -26,6 +26,20 @@ pub struct Params {
     pub rave_equiv: f64,
     /// UCB exploration constant (small: RAVE and priors do most exploring).
     pub explore: f64,
+    /// UCB exploration constant at the nodes where the root's opponent
+    /// chooses, in place of `explore` there. With none, a reply whose
+    /// prior and AMAF estimate fall below the best reply's value is never
+    /// tried, however many playouts pass by: a refutation that takes a
+    /// precise sequence (a throw-in in a capture race, say), which the
+    /// playouts misplay, stays unseen under the move it refutes, and that
+    /// move looks best. Exploring the opponent's replies alone finds such
+    /// refutations without spreading the searcher's own playouts. 0.05 on
+    /// boards up to 9x9: against GNU Go (9x9, komi 7, 5000 playouts) it won
+    /// 184 of 199 games on seeds 7290-7489 and 177 of 200 on 7690-7889,
+    /// where 0 won 175 and 161 of the same games (54 won only with it, 29
+    /// only without; sign test p = 0.008). Untried on larger boards, so 0
+    /// there.
+    pub explore_reply: f64,
     /// Value of a child nothing is known about (first-play urgency).
     pub fpu: f64,
     /// Losses a thread pretends while it is below a node. Larger, it
@@ -89,6 +103,7 @@ impl Params {
             expand_at: if size <= 9 { 4 } else { 8 },
             rave_equiv: 3000.0,
             explore: 0.0,
+            explore_reply: if size <= 9 { 0.05 } else { 0.0 },
             fpu: 1.1,
             virtual_loss: 20,
             score_weight: 0.0,
@@ -103,6 +118,16 @@ impl Params {
             crit_visits: 100.0,
             rave_phase: 0.0,
             priors: Priors::for_size(size),
+        }
+    }
+
+    /// The UCB exploration constant where `mover` chooses, in a search for
+    /// `searcher`.
+    pub fn exploration_for(&self, mover: Color, searcher: Color) -> f64 {
+        if mover == searcher {
+            self.explore
+        } else {
+            self.explore_reply
         }
     }
 }
@@ -122,7 +147,7 @@ fn visits(v: f64) -> u16 {
 type Setter = fn(&mut Params, f64);
 
 /// Every constant `--tune` can set: its name and how it is set.
-const KNOBS: [(&str, Setter); 29] = [
+const KNOBS: [(&str, Setter); 30] = [
     ("expand_at", |p, v| {
         p.expand_at = v.round().min(u32::MAX as f64) as u32
     }),
@@ -170,6 +195,7 @@ const KNOBS: [(&str, Setter); 29] = [
     ("crit_weight", |p, v| p.crit_weight = v),
     ("crit_visits", |p, v| p.crit_visits = v.max(1.0)),
     ("rave_phase", |p, v| p.rave_phase = v),
+    ("explore_reply", |p, v| p.explore_reply = v),
 ];
 
 impl Tuning {
@@ -527,10 +553,16 @@ fn blended_value(
 /// The child maximising [`child_value`], plus an optional UCB term and
 /// an optional bonus for the criticality of its point (`crit`, by point
 /// index; empty for none).
-fn select(tree: &Tree, parent: NodeId, params: &Params, crit: &[f32]) -> Option<NodeId> {
+fn select(
+    tree: &Tree,
+    parent: NodeId,
+    params: &Params,
+    explore: f64,
+    crit: &[f32],
+) -> Option<NodeId> {
     let p = tree.node(parent);
     let (first, n) = p.children()?;
-    let log_n = if params.explore > 0.0 {
+    let log_n = if explore > 0.0 {
         ((p.visits() + 1) as f64).ln()
     } else {
         0.0
@@ -543,8 +575,8 @@ fn select(tree: &Tree, parent: NodeId, params: &Params, crit: &[f32]) -> Option<
             continue;
         }
         let (mut value, visits) = blended_value(tree, id, child, params, per_equiv);
-        if params.explore > 0.0 {
-            value += params.explore * (log_n / (visits + 1) as f64).sqrt();
+        if explore > 0.0 {
+            value += explore * (log_n / (visits + 1) as f64).sqrt();
         }
         if let Some(&c) = crit.get(child.mv() as usize) {
             let fading = params.crit_visits / (params.crit_visits + visits as f64);
@@ -734,7 +766,8 @@ impl Worker {
                     break;
                 }
             }
-            let Some(child) = select(tree, node, params, self.crit.values()) else {
+            let explore = params.exploration_for(color, root.color);
+            let Some(child) = select(tree, node, params, explore, self.crit.values()) else {
                 break;
             };
             let mv = tree.node(child).mv();
@@ -1043,6 +1076,35 @@ mod tests {
         assert_eq!(tree.node(a).results(), (3, 6));
         assert_eq!(tree.node(b).results(), (1, 0));
         assert_eq!(tree.score_lead(b), -5.0);
+    }
+
+    #[test]
+    fn a_reply_the_playouts_misjudge_is_tried_only_where_the_opponent_chooses() {
+        // `a` has won a quarter of its 1,000 playouts; `b` was never tried
+        // and its AMAF results say 15%: a refutation the playouts misplay.
+        let (tree, a, b) = root_with_two_children();
+        tree.node(tree.root()).add_results(1000, 500);
+        tree.node(a).add_results(1000, 500);
+        tree.node(b).add_rave(400, 120);
+        let tuning = Tuning::parse("explore_reply=0.05").unwrap();
+        let params = Params::tuned(9, PlayoutKind::Heavy, &tuning);
+        let searcher = Color::Black;
+        let at = |mover: Color| {
+            let explore = params.exploration_for(mover, searcher);
+            select(&tree, tree.root(), &params, explore, &[])
+        };
+        assert_eq!(
+            at(Color::Black),
+            Some(a),
+            "greedy on the searcher's own moves"
+        );
+        assert_eq!(at(Color::White), Some(b), "the opponent's untried reply");
+        // The default on 9x9; greedy everywhere on 19x19.
+        let nine = Params::new(9, PlayoutKind::Heavy);
+        assert_eq!(nine.exploration_for(Color::White, searcher), 0.05);
+        assert_eq!(nine.exploration_for(Color::Black, searcher), 0.0);
+        let nineteen = Params::new(19, PlayoutKind::Heavy);
+        assert_eq!(nineteen.exploration_for(Color::White, searcher), 0.0);
     }
 
     #[test]
