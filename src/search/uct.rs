@@ -33,12 +33,10 @@ pub struct Params {
     /// precise sequence (a throw-in in a capture race, say), which the
     /// playouts misplay, stays unseen under the move it refutes, and that
     /// move looks best. Exploring the opponent's replies alone finds such
-    /// refutations without spreading the searcher's own playouts. 0.05 on
-    /// boards up to 9x9: against GNU Go (9x9, komi 7, 5000 playouts) it won
-    /// 184 of 199 games on seeds 7290-7489 and 177 of 200 on 7690-7889,
-    /// where 0 won 175 and 161 of the same games (54 won only with it, 29
-    /// only without; sign test p = 0.008). Untried on larger boards, so 0
-    /// there.
+    /// refutations without spreading the searcher's own playouts. Off by
+    /// default: against GNU Go (9x9, komi 7, 5000 playouts) 0.05 won more
+    /// games on two sets of 200 seeds and fewer on the next two, no better
+    /// in all (README, Strength).
     pub explore_reply: f64,
     /// Value of a child nothing is known about (first-play urgency).
     pub fpu: f64,
@@ -103,7 +101,7 @@ impl Params {
             expand_at: if size <= 9 { 4 } else { 8 },
             rave_equiv: 3000.0,
             explore: 0.0,
-            explore_reply: if size <= 9 { 0.05 } else { 0.0 },
+            explore_reply: 0.0,
             fpu: 1.1,
             virtual_loss: 20,
             score_weight: 0.0,
@@ -1099,12 +1097,9 @@ mod tests {
             "greedy on the searcher's own moves"
         );
         assert_eq!(at(Color::White), Some(b), "the opponent's untried reply");
-        // The default on 9x9; greedy everywhere on 19x19.
-        let nine = Params::new(9, PlayoutKind::Heavy);
-        assert_eq!(nine.exploration_for(Color::White, searcher), 0.05);
-        assert_eq!(nine.exploration_for(Color::Black, searcher), 0.0);
-        let nineteen = Params::new(19, PlayoutKind::Heavy);
-        assert_eq!(nineteen.exploration_for(Color::White, searcher), 0.0);
+        // Off by default: greedy everywhere.
+        let default = Params::new(9, PlayoutKind::Heavy);
+        assert_eq!(default.exploration_for(Color::White, searcher), 0.0);
     }
 
     #[test]
