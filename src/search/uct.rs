@@ -24,10 +24,11 @@ pub struct Params {
     pub expand_at: u32,
     /// RAVE weight falls to one half after about this many visits.
     pub rave_equiv: f64,
-    /// UCB exploration constant (small: RAVE and priors do most exploring).
+    /// UCB exploration constant at every node (small: RAVE and priors do
+    /// most exploring).
     pub explore: f64,
     /// UCB exploration constant at the nodes where the root's opponent
-    /// chooses, in place of `explore` there. With none, a reply whose
+    /// chooses, where it is larger than `explore`. With none, a reply whose
     /// prior and AMAF estimate fall below the best reply's value is never
     /// tried, however many playouts pass by: a refutation that takes a
     /// precise sequence (a throw-in in a capture race, say), which the
@@ -120,12 +121,13 @@ impl Params {
     }
 
     /// The UCB exploration constant where `mover` chooses, in a search for
-    /// `searcher`.
+    /// `searcher`: `explore` everywhere, raised to `explore_reply` at the
+    /// opponent's nodes.
     pub fn exploration_for(&self, mover: Color, searcher: Color) -> f64 {
         if mover == searcher {
             self.explore
         } else {
-            self.explore_reply
+            self.explore.max(self.explore_reply)
         }
     }
 }
@@ -1100,6 +1102,11 @@ mod tests {
         // Off by default: greedy everywhere.
         let default = Params::new(9, PlayoutKind::Heavy);
         assert_eq!(default.exploration_for(Color::White, searcher), 0.0);
+        // `explore` alone still explores at every node.
+        let everywhere = Tuning::parse("explore=0.05").unwrap();
+        let everywhere = Params::tuned(9, PlayoutKind::Heavy, &everywhere);
+        assert_eq!(everywhere.exploration_for(Color::Black, searcher), 0.05);
+        assert_eq!(everywhere.exploration_for(Color::White, searcher), 0.05);
     }
 
     #[test]
