@@ -14,16 +14,18 @@
 //! Every tenth file (in sorted path order) is held out. Files that do not
 //! read as a game are skipped and counted.
 
-use ishi::board::{Board, Color, Move, Point};
-use ishi::game::Game;
-use ishi::rules::Rules;
+use ishi::board::{Board, Color, Point};
 use ishi::search::shapes::{
     canonical, large_canonical, large_key, parse_counts, shape_key, LargeShapeTable, ShapeCount,
     ShapeTable, KEY_BITS,
 };
 use rayon::prelude::*;
+use records::{candidates, held_out_and_training, positions};
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+
+#[path = "common/records.rs"]
+mod records;
 
 /// Shapes seen as a legal move fewer times than this are left out of the
 /// file (they read as average, or as their 3×3 core).
@@ -32,59 +34,6 @@ const MIN_AVAILABLE: u64 = 20;
 /// never played is told well enough by its 3×3 core, and the file stays
 /// small.
 const MIN_CHOSEN_LARGE: u64 = 3;
-
-fn sgf_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        eprintln!("cannot read {}", dir.display());
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            sgf_files(&path, out);
-        } else if path
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("sgf"))
-        {
-            out.push(path);
-        }
-    }
-}
-
-/// The games of one file, replayed: for each move, the position before it,
-/// the mover and the point played (passes are skipped).
-fn positions(path: &Path, each: &mut dyn FnMut(&Game, Color, Point)) -> bool {
-    let Ok(bytes) = std::fs::read(path) else {
-        return false;
-    };
-    let text = String::from_utf8_lossy(&bytes);
-    let Ok(game) = ishi::sgf::read_game(&text, None, &Rules::default()) else {
-        return false;
-    };
-    let (start, to_move) = game.start_position();
-    let mut replay = Game::from_position(start.clone(), to_move, *game.rules());
-    for ply in game.plies() {
-        if let Move::Place(p) = ply.mv {
-            each(&replay, ply.color, p);
-        }
-        if replay.play(ply.color, ply.mv).is_err() {
-            return false;
-        }
-    }
-    true
-}
-
-/// The legal moves a search would consider: not an own eye.
-fn candidates(game: &Game, c: Color, out: &mut Vec<Point>) {
-    let b = game.board();
-    out.clear();
-    out.extend(
-        b.empties()
-            .iter()
-            .map(|&e| Point(e as usize))
-            .filter(|&p| b.is_playable_non_eye(c, p)),
-    );
-}
 
 /// Moves played with a shape, and legal moves with it, per canonical key.
 #[derive(Default)]
@@ -127,13 +76,7 @@ fn main() {
         eprintln!("usage: learn_shapes [--large] DIR... > shapes.txt");
         std::process::exit(2);
     }
-    let mut files = Vec::new();
-    for d in &dirs {
-        sgf_files(d, &mut files);
-    }
-    files.sort();
-    let (held_out, training): (Vec<_>, Vec<_>) =
-        files.iter().enumerate().partition(|(k, _)| k % 10 == 0);
+    let (held_out, training) = held_out_and_training(&dirs);
     let kind = if large {
         Kind {
             key: large_key,
@@ -152,7 +95,7 @@ fn main() {
 
     let counts = training
         .par_iter()
-        .fold(Counts::default, |mut acc, (_, path)| {
+        .fold(Counts::default, |mut acc, path| {
             let mut moves = Vec::new();
             let ok = positions(path, &mut |game, c, played| {
                 let b = game.board();
@@ -232,7 +175,7 @@ fn main() {
     };
     let (positions_seen, top, uniform) = held_out
         .par_iter()
-        .map(|(_, path)| {
+        .map(|path| {
             let mut moves = Vec::new();
             let (mut n, mut top, mut uniform) = (0u64, 0f64, 0f64);
             positions(path, &mut |game, c, played| {

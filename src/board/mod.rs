@@ -560,6 +560,12 @@ impl Board {
         bad + edge <= 1
     }
 
+    /// How many of the four neighbours of `p` are empty.
+    #[inline]
+    pub fn empty_neighbours(&self, p: Point) -> u32 {
+        ((self.nbr[p.0] / NBR_EMPTY) & NBR_FIELD) as u32
+    }
+
     /// Legal for `c` and not eye-like (see [`Board::is_eye_like`]): the light
     /// playout's test, with the common case (an empty neighbour, which rules
     /// out both an eye and the ko point) decided by one branch.

@@ -4,6 +4,7 @@
 
 pub mod bench;
 pub mod criticality;
+pub mod gammas;
 pub mod patterns;
 pub mod playout;
 pub mod policy;
@@ -12,6 +13,7 @@ pub mod reading;
 pub mod replies;
 pub mod rng;
 pub mod shapes;
+pub mod softmax;
 pub mod status;
 pub mod tree;
 pub mod uct;

@@ -5,6 +5,7 @@ use super::patterns::is_good_shape;
 use super::policy::{atari_catches, escape_fails, LadderScratch};
 use super::replies::Replies;
 use super::shapes::shape_key;
+use super::softmax::SoftmaxCache;
 use crate::board::{Board, Color, Point};
 use rand::RngCore;
 
@@ -132,6 +133,8 @@ pub fn heavy_playout(
 pub struct PlayoutScratch {
     candidates: Vec<Point>,
     weights: Vec<u32>,
+    /// The softmax stage's strengths, kept through a playout.
+    softmax: SoftmaxCache,
     ladder: LadderScratch,
     /// The worker's last good replies, learned over its search.
     pub(super) replies: Replies,
@@ -217,6 +220,10 @@ pub enum ShapeChoice {
     /// Among every point whose learned shape has at least this strength
     /// (0-255, 128 average), in proportion to the choice rate.
     Learned(u8),
+    /// No shape stage and no uniform random move: every sensible move on
+    /// the board, each as likely as its learned strength (see `gammas`:
+    /// shape, tactics, distance to the last two moves).
+    Softmax,
 }
 
 /// Finishes a game from `board` with `to_move` playing and `last` the
@@ -238,6 +245,16 @@ pub fn play_out(
     let mut moves = 0;
     // Stones the last move captured: a big capture may leave a dead eye shape.
     let mut last_captured = 0;
+    if style.shapes == ShapeChoice::Softmax {
+        scratch.softmax.reset(board);
+    }
+    // The mover's own previous placement, when the record has it.
+    let mut own_last = record
+        .len()
+        .checked_sub(2)
+        .map(|k| decode_move(record[k]))
+        .filter(|&(p, c)| c == to_move && p != 0)
+        .map(|(p, _)| Point(p));
     while moves < limit {
         let choice = match style.kind {
             PlayoutKind::Light => random_light_move(board, to_move, rng),
@@ -250,7 +267,7 @@ pub fn play_out(
                 heavy_move(
                     board,
                     to_move,
-                    last,
+                    [last, own_last],
                     last_captured,
                     reply,
                     style,
@@ -262,10 +279,18 @@ pub fn play_out(
         if let Some(p) = choice {
             record.push(encode_move(to_move, p));
         }
+        own_last = last;
         last = choice;
         let captured_before = board.captures(to_move);
+        let softmax = style.shapes == ShapeChoice::Softmax;
+        if let Some(p) = choice.filter(|_| softmax) {
+            scratch.softmax.before_move(board, to_move, p);
+        }
         if play_or_pass(board, to_move, choice, &mut passes) {
             break;
+        }
+        if let Some(p) = choice.filter(|_| softmax) {
+            scratch.softmax.after_move(board, to_move, p);
         }
         last_captured = board.captures(to_move) - captured_before;
         moves += 1;
@@ -310,7 +335,7 @@ pub fn play_out(
 fn heavy_move(
     board: &Board,
     c: Color,
-    last: Option<Point>,
+    [last, own_last]: [Option<Point>; 2],
     last_captured: u32,
     reply: Option<Point>,
     style: PlayoutStyle,
@@ -320,9 +345,12 @@ fn heavy_move(
     let PlayoutScratch {
         candidates,
         weights,
+        softmax,
         ladder,
         ..
     } = scratch;
+    // A run into a ladder is not offered again as a shape move.
+    let mut failed_escape = None;
     if let Some(l) = last.filter(|&l| board.color_at(l) == Some(c.opponent())) {
         if last_captured >= 3 {
             let vital = board.vital_point_next_to(l);
@@ -336,8 +364,6 @@ fn heavy_move(
         if let Some(lib) = board.atari_liberty(l) {
             candidates.push(lib);
         }
-        // A run into a ladder is not offered again as a shape move.
-        let mut failed_escape = None;
         for q in board.neighbours(l) {
             let q = Point(q);
             if board.color_at(q) != Some(c) {
@@ -369,6 +395,9 @@ fn heavy_move(
                 return Some(candidates[below(rng, candidates.len())]);
             }
         }
+        if style.shapes == ShapeChoice::Softmax {
+            return softmax.choose(board, c, [last, own_last], failed_escape, rng);
+        }
         candidates.clear();
         weights.clear();
         for q in board.neighbours(l).into_iter().chain(board.diagonals(l)) {
@@ -382,6 +411,7 @@ fn heavy_move(
                 ShapeChoice::Mogo => mogo() as u32,
                 ShapeChoice::MogoWeighted if mogo() => choice_weight(learned()),
                 ShapeChoice::MogoWeighted => 0,
+                ShapeChoice::Softmax => 0,
                 ShapeChoice::Learned(least) => {
                     let strength = learned();
                     if strength >= least {
@@ -402,6 +432,9 @@ fn heavy_move(
         if !candidates.is_empty() && below(rng, 100) < SHAPE_RATE {
             return Some(pick_weighted(candidates, weights, rng));
         }
+    }
+    if style.shapes == ShapeChoice::Softmax {
+        return softmax.choose(board, c, [last, own_last], failed_escape, rng);
     }
     fill_the_board(board, style.fill_tries, rng).or_else(|| random_sensible_move(board, c, rng))
 }
@@ -590,17 +623,23 @@ mod tests {
         }
     }
 
-    #[test]
-    fn heavy_playouts_leave_only_eyes_and_self_ataris() {
-        let mut rng = rand::rngs::SmallRng::seed_from_u64(11);
-        for size in [3, 5, 9, 13, 19] {
+    /// Playouts of `style` from the empty board end with nothing the
+    /// heavy policy would play: every empty point is an own eye, illegal,
+    /// or a self-atari of two or more stones that kills nothing.
+    fn playouts_leave_only_eyes_and_self_ataris(style: PlayoutStyle, sizes: &[usize], seed: u64) {
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+        let mut scratch = PlayoutScratch::default();
+        for &size in sizes {
             for _ in 0..20 {
                 let mut b = Board::new(size).unwrap();
-                let r = heavy_playout(
+                let r = play_out(
                     &mut b,
                     Color::Black,
+                    None,
+                    style,
                     &mut rng,
-                    &mut PlayoutScratch::default(),
+                    &mut Vec::new(),
+                    &mut scratch,
                 );
                 b.check_consistency().unwrap();
                 if r.moves as usize >= 3 * size * size {
@@ -622,6 +661,16 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn heavy_playouts_leave_only_eyes_and_self_ataris() {
+        playouts_leave_only_eyes_and_self_ataris(PlayoutStyle::HEAVY, &[3, 5, 9, 13, 19], 11);
+    }
+
+    #[test]
+    fn softmax_playouts_leave_only_eyes_and_self_ataris() {
+        playouts_leave_only_eyes_and_self_ataris(SOFTMAX, &[3, 5, 9, 13], 13);
     }
 
     /// How many of 100 heavy playouts from the empty 9x9 board begin on
@@ -702,7 +751,7 @@ mod tests {
                 let choice = heavy_move(
                     &b,
                     to_move,
-                    Some(at(&b, last)),
+                    [Some(at(&b, last)), None],
                     captured,
                     None,
                     style,
@@ -733,6 +782,33 @@ mod tests {
         assert_eq!(choice_weight(128), 16);
         assert!(choice_weight(200) > 3 * choice_weight(128));
         assert!(choice_weight(0) >= 1);
+    }
+
+    const SOFTMAX: PlayoutStyle = PlayoutStyle {
+        shapes: ShapeChoice::Softmax,
+        ..PlayoutStyle::HEAVY
+    };
+
+    #[test]
+    fn the_softmax_stage_answers_near_the_last_move() {
+        // Eight of the 48 empty points touch White's last move E5: a
+        // uniform choice lands there one time in six, the learned
+        // strengths (strong players answer nearby) far more often.
+        let diagram = "
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . X . . . .
+            . . . X O . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .";
+        let around = ["D6", "E6", "F6", "D5", "F5", "D4", "E4", "F4"];
+        let near = answers_in_style(diagram, Color::Black, "E5", 0, SOFTMAX, &around);
+        assert!(near > 90, "{near}/200 next to the last move");
+        let far = answers_in_style(diagram, Color::Black, "E5", 0, SOFTMAX, &["A1", "J9"]);
+        assert!(far < 10, "{far}/200 in the far corners");
     }
 
     #[test]

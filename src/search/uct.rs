@@ -147,7 +147,7 @@ fn visits(v: f64) -> u16 {
 type Setter = fn(&mut Params, f64);
 
 /// Every constant `--tune` can set: its name and how it is set.
-const KNOBS: [(&str, Setter); 30] = [
+const KNOBS: [(&str, Setter); 32] = [
     ("expand_at", |p, v| {
         p.expand_at = v.round().min(u32::MAX as f64) as u32
     }),
@@ -174,6 +174,11 @@ const KNOBS: [(&str, Setter); 30] = [
             p.shapes = ShapeChoice::Learned(v.round().min(255.0) as u8)
         }
     }),
+    ("playout_softmax", |p, v| {
+        if v >= 0.5 {
+            p.shapes = ShapeChoice::Softmax
+        }
+    }),
     ("playout_two_liberties", |p, v| {
         p.two_liberty_rate = v.round().clamp(0.0, 100.0) as u8
     }),
@@ -192,6 +197,7 @@ const KNOBS: [(&str, Setter); 30] = [
     ("prior_critical", |p, v| p.priors.critical = visits(v)),
     ("prior_pattern", |p, v| p.priors.pattern = visits(v)),
     ("large_shapes", |p, v| p.priors.large_shapes = v >= 0.5),
+    ("prior_gamma", |p, v| p.priors.gamma = visits(v)),
     ("crit_weight", |p, v| p.crit_weight = v),
     ("crit_visits", |p, v| p.crit_visits = v.max(1.0)),
     ("rave_phase", |p, v| p.rave_phase = v),

@@ -1,0 +1,325 @@
+//! Learns the playout move strengths of `ishi::search::gammas` from game
+//! records: every move played is a win of the move chosen over every other
+//! legal move of the position (Coulom's generalized Bradley-Terry model),
+//! a move's strength is the product of its features' strengths, and the
+//! strengths that make the moves played most likely are found by
+//! minorization-maximization, one feature group at a time. Writes
+//! `gammas.txt` to stdout and, on stderr, the likelihood at each round and
+//! how well the strengths predict the moves of games held out.
+//!
+//!     cargo run --release --example learn_gammas -- [--files N] [--rounds R] DIR... > src/search/gammas.txt
+//!
+//! Every tenth file (in sorted path order) is held out; `--files` keeps
+//! only the first N files of the rest.
+
+use ishi::board::{Color, Move, Point};
+use ishi::game::Game;
+use ishi::search::gammas::{features, Gammas, MoveFeatures, NEAR_CLASSES, TACTICS};
+use ishi::search::shapes::{canonical, KEY_BITS};
+use rayon::prelude::*;
+use records::{candidates, held_out_and_training, positions};
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+#[path = "common/records.rs"]
+mod records;
+
+/// Shapes seen as a legal move fewer times than this share one strength.
+const MIN_AVAILABLE: u64 = 20;
+
+/// One candidate move: the dense index of its shape, then its other
+/// feature values.
+#[derive(Clone, Copy)]
+struct Candidate {
+    shape: u32,
+    tactic: u8,
+    near_last: u8,
+    near_own: u8,
+}
+
+/// Every training position's candidates, the move played first.
+#[derive(Default)]
+struct Data {
+    candidates: Vec<Candidate>,
+    /// Where each position's candidates start; one more entry at the end.
+    starts: Vec<usize>,
+}
+
+/// The placements before the position's move: the opponent's last move
+/// and the mover's own previous one.
+fn recent(game: &Game) -> (Option<Point>, Option<Point>) {
+    let placed = |k: usize| {
+        let plies = game.plies();
+        plies.len().checked_sub(k).and_then(|i| match plies[i].mv {
+            Move::Place(p) => Some(p),
+            Move::Pass => None,
+        })
+    };
+    (placed(1), placed(2))
+}
+
+/// The features of every candidate of every position of a file, the move
+/// played first; `None` for a file that does not read as a game.
+fn file_features(path: &std::path::Path) -> Option<Vec<Vec<MoveFeatures>>> {
+    let mut out = Vec::new();
+    let mut moves = Vec::new();
+    let ok = positions(path, &mut |game, c: Color, played| {
+        candidates(game, c, &mut moves);
+        if !moves.contains(&played) {
+            return;
+        }
+        let (last, own) = recent(game);
+        let b = game.board();
+        let mut position = vec![features(b, c, played, last, own)];
+        position.extend(
+            moves
+                .iter()
+                .filter(|&&p| p != played)
+                .map(|&p| features(b, c, p, last, own)),
+        );
+        out.push(position);
+    });
+    ok.then_some(out)
+}
+
+/// The strengths being learned, one vector per feature group.
+struct Model {
+    shape: Vec<f64>,
+    tactic: Vec<f64>,
+    near_last: Vec<f64>,
+    near_own: Vec<f64>,
+}
+
+impl Model {
+    fn weight(&self, c: &Candidate) -> f64 {
+        self.shape[c.shape as usize]
+            * self.tactic[c.tactic as usize]
+            * self.near_last[c.near_last as usize]
+            * self.near_own[c.near_own as usize]
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Group {
+    Shape,
+    Tactic,
+    NearLast,
+    NearOwn,
+}
+
+impl Group {
+    fn of(self, c: &Candidate) -> usize {
+        match self {
+            Group::Shape => c.shape as usize,
+            Group::Tactic => c.tactic as usize,
+            Group::NearLast => c.near_last as usize,
+            Group::NearOwn => c.near_own as usize,
+        }
+    }
+
+    fn values(self, m: &mut Model) -> &mut Vec<f64> {
+        match self {
+            Group::Shape => &mut m.shape,
+            Group::Tactic => &mut m.tactic,
+            Group::NearLast => &mut m.near_last,
+            Group::NearOwn => &mut m.near_own,
+        }
+    }
+}
+
+/// One minorization-maximization step on `group`: each strength becomes
+/// its wins over the sum, across positions, of its share of the position's
+/// total strength (with one virtual win and one loss against a strength of
+/// 1, so that rare values stay finite). Returns the log-likelihood of the
+/// moves played before the step.
+fn mm_step(data: &Data, model: &mut Model, group: Group, wins: &[f64]) -> f64 {
+    let n = group.values(model).len();
+    let (denominators, log_likelihood) = data
+        .starts
+        .par_windows(2)
+        .fold(
+            || (vec![0.0f64; n], 0.0f64),
+            |(mut d, mut ll), w| {
+                let position = &data.candidates[w[0]..w[1]];
+                let total: f64 = position.iter().map(|c| model.weight(c)).sum();
+                ll += (model.weight(&position[0]) / total).ln();
+                let values = match group {
+                    Group::Shape => &model.shape,
+                    Group::Tactic => &model.tactic,
+                    Group::NearLast => &model.near_last,
+                    Group::NearOwn => &model.near_own,
+                };
+                for c in position {
+                    let i = group.of(c);
+                    d[i] += model.weight(c) / values[i] / total;
+                }
+                (d, ll)
+            },
+        )
+        .reduce(
+            || (vec![0.0f64; n], 0.0f64),
+            |(mut a, la), (b, lb)| {
+                for (x, y) in a.iter_mut().zip(b) {
+                    *x += y;
+                }
+                (a, la + lb)
+            },
+        );
+    let values = group.values(model);
+    for (i, v) in values.iter_mut().enumerate() {
+        *v = (wins[i] + 1.0) / (denominators[i] + 2.0 / (1.0 + *v));
+    }
+    log_likelihood
+}
+
+fn main() {
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let mut take = |flag: &str| -> Option<usize> {
+        let k = args.iter().position(|a| a == flag)?;
+        let value = args.get(k + 1).and_then(|v| v.parse().ok());
+        args.drain(k..(k + 2).min(args.len()));
+        value
+    };
+    let max_files = take("--files").unwrap_or(usize::MAX);
+    let rounds = take("--rounds").unwrap_or(12);
+    let dirs: Vec<PathBuf> = args.into_iter().map(PathBuf::from).collect();
+    if dirs.is_empty() {
+        eprintln!("usage: learn_gammas [--files N] [--rounds R] DIR... > gammas.txt");
+        std::process::exit(2);
+    }
+    let (held_out, training) = held_out_and_training(&dirs);
+    let training: Vec<_> = training.into_iter().take(max_files).collect();
+
+    let canon: Vec<u32> = (0..1u32 << KEY_BITS)
+        .into_par_iter()
+        .map(canonical)
+        .collect();
+    let read: Vec<Option<Vec<Vec<MoveFeatures>>>> = training
+        .par_iter()
+        .map(|path| file_features(path))
+        .collect();
+    let skipped = read.iter().filter(|r| r.is_none()).count();
+
+    // Shapes seen often enough get a strength of their own; index 0 is
+    // every other shape.
+    let mut available: HashMap<u32, u64> = HashMap::new();
+    for position in read.iter().flatten().flatten() {
+        for f in position {
+            *available.entry(canon[f.shape as usize]).or_default() += 1;
+        }
+    }
+    let mut kept: Vec<u32> = available
+        .iter()
+        .filter(|(_, &n)| n >= MIN_AVAILABLE)
+        .map(|(&k, _)| k)
+        .collect();
+    kept.sort();
+    let index: HashMap<u32, u32> = kept
+        .iter()
+        .enumerate()
+        .map(|(i, &k)| (k, i as u32 + 1))
+        .collect();
+
+    let mut data = Data::default();
+    for position in read.into_iter().flatten().flatten() {
+        data.starts.push(data.candidates.len());
+        data.candidates.extend(position.iter().map(|f| Candidate {
+            shape: index.get(&canon[f.shape as usize]).copied().unwrap_or(0),
+            tactic: f.tactic as u8,
+            near_last: f.near_last,
+            near_own: f.near_own,
+        }));
+    }
+    data.starts.push(data.candidates.len());
+    let positions_count = data.starts.len() - 1;
+    eprintln!(
+        "training: {} files read, {skipped} skipped, {positions_count} moves, {} candidates, {} shapes kept",
+        training.len() - skipped,
+        data.candidates.len(),
+        kept.len()
+    );
+
+    let mut model = Model {
+        shape: vec![1.0; kept.len() + 1],
+        tactic: vec![1.0; TACTICS],
+        near_last: vec![1.0; NEAR_CLASSES],
+        near_own: vec![1.0; NEAR_CLASSES],
+    };
+    let groups = [Group::Shape, Group::Tactic, Group::NearLast, Group::NearOwn];
+    let wins: Vec<Vec<f64>> = groups
+        .iter()
+        .map(|&g| {
+            let mut w = vec![0.0; g.values(&mut model).len()];
+            for s in data.starts.iter().take(positions_count) {
+                w[g.of(&data.candidates[*s])] += 1.0;
+            }
+            w
+        })
+        .collect();
+    for round in 0..rounds {
+        let mut ll = 0.0;
+        for (g, w) in groups.iter().zip(&wins) {
+            ll = mm_step(&data, &mut model, *g, w);
+        }
+        eprintln!(
+            "round {}: mean log-likelihood of the move played {:.4}",
+            round + 1,
+            ll / positions_count as f64
+        );
+    }
+    // Only ratios within a group matter: a quiet move, a far move and an
+    // unlisted shape are 1.
+    let normalise = |v: &mut Vec<f64>, by: usize| {
+        let unit = v[by];
+        v.iter_mut().for_each(|x| *x /= unit);
+    };
+    normalise(&mut model.tactic, 0);
+    normalise(&mut model.near_last, NEAR_CLASSES - 1);
+    normalise(&mut model.near_own, NEAR_CLASSES - 1);
+    normalise(&mut model.shape, 0);
+    // Class 0 (no such move) is the same for every candidate of a position.
+    model.near_last[0] = 1.0;
+    model.near_own[0] = 1.0;
+
+    let mut text = String::new();
+    text.push_str("# Playout move strengths (ishi::search::gammas), one per feature value.\n");
+    text.push_str(&format!(
+        "# Learned by examples/learn_gammas.rs over {} game records ({positions_count} moves, {rounds} rounds); shapes seen fewer than {MIN_AVAILABLE} times share shape_other.\n",
+        training.len() - skipped
+    ));
+    for (name, values) in [
+        ("tactic", &model.tactic),
+        ("near_last", &model.near_last),
+        ("near_own", &model.near_own),
+    ] {
+        for (k, v) in values.iter().enumerate() {
+            text.push_str(&format!("{name} {k} {v:.4}\n"));
+        }
+    }
+    text.push_str(&format!("shape_other {:.4}\n", model.shape[0]));
+    for (k, key) in kept.iter().enumerate() {
+        text.push_str(&format!("shape {key:05x} {:.4}\n", model.shape[k + 1]));
+    }
+    print!("{text}");
+
+    // How well the shipped form of the strengths predicts held-out moves.
+    let gammas = Gammas::parse(&text).expect("the strengths just written parse");
+    let (n, top, ll) = held_out
+        .par_iter()
+        .filter_map(|path| file_features(path))
+        .flatten()
+        .map(|position| {
+            let w: Vec<f64> = position.iter().map(|f| gammas.weight(f) as f64).collect();
+            let best = w.iter().cloned().fold(0.0, f64::max);
+            let ties = w.iter().filter(|&&x| x == best).count();
+            let top = if w[0] == best { 1.0 / ties as f64 } else { 0.0 };
+            (1u64, top, (w[0] / w.iter().sum::<f64>()).ln())
+        })
+        .reduce(|| (0, 0.0, 0.0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2));
+    eprintln!(
+        "held out: {} files, {n} moves; the strongest move is the move played {:.1}% of the time; mean log-likelihood {:.4}",
+        held_out.len(),
+        100.0 * top / n.max(1) as f64,
+        ll / n.max(1) as f64
+    );
+}
