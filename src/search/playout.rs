@@ -224,6 +224,18 @@ pub enum ShapeChoice {
     /// the board, each as likely as its learned strength (see `gammas`:
     /// shape, tactics, distance to the last two moves).
     Softmax,
+    /// The MoGo shapes next to the last move as usual, then, in place of
+    /// a uniform random move, every sensible move as likely as the
+    /// strength of its shape and tactics (not its distance: the shape
+    /// stage already answered locally).
+    MogoThenSoftmax,
+}
+
+impl ShapeChoice {
+    /// The playouts keep learned strengths (see `softmax`).
+    fn uses_softmax(self) -> bool {
+        matches!(self, ShapeChoice::Softmax | ShapeChoice::MogoThenSoftmax)
+    }
 }
 
 /// Finishes a game from `board` with `to_move` playing and `last` the
@@ -245,7 +257,7 @@ pub fn play_out(
     let mut moves = 0;
     // Stones the last move captured: a big capture may leave a dead eye shape.
     let mut last_captured = 0;
-    if style.shapes == ShapeChoice::Softmax {
+    if style.shapes.uses_softmax() {
         scratch.softmax.reset(board);
     }
     // The mover's own previous placement, when the record has it.
@@ -282,7 +294,7 @@ pub fn play_out(
         own_last = last;
         last = choice;
         let captured_before = board.captures(to_move);
-        let softmax = style.shapes == ShapeChoice::Softmax;
+        let softmax = style.shapes.uses_softmax();
         if let Some(p) = choice.filter(|_| softmax) {
             scratch.softmax.before_move(board, to_move, p);
         }
@@ -408,7 +420,7 @@ fn heavy_move(
             let mogo = || is_good_shape(board.neighbourhood_code(q));
             let learned = || super::shapes::table().strength(shape_key(board, c, q));
             let weight = match style.shapes {
-                ShapeChoice::Mogo => mogo() as u32,
+                ShapeChoice::Mogo | ShapeChoice::MogoThenSoftmax => mogo() as u32,
                 ShapeChoice::MogoWeighted if mogo() => choice_weight(learned()),
                 ShapeChoice::MogoWeighted => 0,
                 ShapeChoice::Softmax => 0,
@@ -433,8 +445,12 @@ fn heavy_move(
             return Some(pick_weighted(candidates, weights, rng));
         }
     }
-    if style.shapes == ShapeChoice::Softmax {
-        return softmax.choose(board, c, [last, own_last], failed_escape, rng);
+    match style.shapes {
+        ShapeChoice::Softmax => {
+            return softmax.choose(board, c, [last, own_last], failed_escape, rng)
+        }
+        ShapeChoice::MogoThenSoftmax => return softmax.choose(board, c, [None, None], None, rng),
+        _ => {}
     }
     fill_the_board(board, style.fill_tries, rng).or_else(|| random_sensible_move(board, c, rng))
 }
@@ -671,6 +687,11 @@ mod tests {
     #[test]
     fn softmax_playouts_leave_only_eyes_and_self_ataris() {
         playouts_leave_only_eyes_and_self_ataris(SOFTMAX, &[3, 5, 9, 13], 13);
+        let after_mogo = PlayoutStyle {
+            shapes: ShapeChoice::MogoThenSoftmax,
+            ..PlayoutStyle::HEAVY
+        };
+        playouts_leave_only_eyes_and_self_ataris(after_mogo, &[3, 5, 9, 13], 14);
     }
 
     /// How many of 100 heavy playouts from the empty 9x9 board begin on

@@ -175,7 +175,9 @@ const KNOBS: [(&str, Setter); 32] = [
         }
     }),
     ("playout_softmax", |p, v| {
-        if v >= 0.5 {
+        if v >= 1.5 {
+            p.shapes = ShapeChoice::MogoThenSoftmax
+        } else if v >= 0.5 {
             p.shapes = ShapeChoice::Softmax
         }
     }),
