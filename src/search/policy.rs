@@ -63,8 +63,13 @@ pub struct Priors {
     /// Virtual playouts won in proportion to the move's learned playout
     /// strength (see `gammas`: shape, tactics, distance to the last move)
     /// over the average strength of the node's moves: half for an average
-    /// move, nearly all for a move far stronger. 0, the default, turns it
-    /// off.
+    /// move, nearly all for a move far stronger. On 9x9 and below it takes
+    /// the place of the 3×3 shapes (`pattern`), at their weight: against
+    /// GNU Go (9x9, komi 7, 5000 playouts, seeds from 8890, 9090 and 9290)
+    /// it won 524 of 597 games where the shapes won 500 of the same games
+    /// (85 won only with it, 61 only without; sign test p = 0.057), more
+    /// in each of the three blocks (README, Learned playout strengths).
+    /// Larger boards keep the shapes until it is tried there.
     pub gamma: u16,
 }
 
@@ -82,9 +87,9 @@ impl Priors {
             empty_edge: e,
             third_line: e / 2,
             critical: 0,
-            pattern: e * 2,
+            pattern: if size <= 9 { 0 } else { e * 2 },
             large_shapes: size >= 19,
-            gamma: 0,
+            gamma: if size <= 9 { e * 2 } else { 0 },
         }
     }
 }
@@ -432,6 +437,7 @@ mod tests {
         let hand_written = Priors {
             pattern: 0,
             large_shapes: false,
+            gamma: 0,
             ..Priors::for_size(9)
         };
         value_with(&hand_written, diagram, c, None, v)
@@ -463,6 +469,7 @@ mod tests {
         let hand_written = Priors {
             pattern: 0,
             large_shapes: false,
+            gamma: 0,
             near_last: 0,
             ..Priors::for_size(9)
         };
@@ -480,6 +487,7 @@ mod tests {
         let hand_written = Priors {
             pattern: 0,
             large_shapes: false,
+            gamma: 0,
             ..Priors::for_size(13)
         };
         let value = |v: &str| value_with(&hand_written, &empty_13, Color::Black, None, v);
@@ -494,6 +502,7 @@ mod tests {
         let small = Priors {
             pattern: 0,
             large_shapes: false,
+            gamma: 0,
             ..Priors::for_size(9)
         };
         let value_9 = |v: &str| value_with(&small, &empty_9, Color::Black, None, v);
@@ -513,6 +522,7 @@ mod tests {
         let hand_written = Priors {
             pattern: 0,
             large_shapes: false,
+            gamma: 0,
             near_last: 0,
             ..Priors::for_size(9)
         };
