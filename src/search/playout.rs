@@ -257,7 +257,8 @@ pub fn play_out(
     let mut moves = 0;
     // Stones the last move captured: a big capture may leave a dead eye shape.
     let mut last_captured = 0;
-    if style.shapes.uses_softmax() {
+    let softmax = style.shapes.uses_softmax();
+    if softmax {
         scratch.softmax.reset(board);
     }
     // The mover's own previous placement, when the record has it.
@@ -294,7 +295,6 @@ pub fn play_out(
         own_last = last;
         last = choice;
         let captured_before = board.captures(to_move);
-        let softmax = style.shapes.uses_softmax();
         if let Some(p) = choice.filter(|_| softmax) {
             scratch.softmax.before_move(board, to_move, p);
         }
