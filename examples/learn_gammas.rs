@@ -82,30 +82,33 @@ fn file_features(path: &std::path::Path) -> Option<Vec<Vec<MoveFeatures>>> {
     ok.then_some(out)
 }
 
-/// The strengths being learned, one vector per feature group.
-struct Model {
-    shape: Vec<f64>,
-    tactic: Vec<f64>,
-    near_last: Vec<f64>,
-    near_own: Vec<f64>,
-}
+/// The strengths being learned, one vector per feature group, indexed by
+/// [`Group`].
+struct Model([Vec<f64>; 4]);
 
 impl Model {
     fn weight(&self, c: &Candidate) -> f64 {
-        self.shape[c.shape as usize]
-            * self.tactic[c.tactic as usize]
-            * self.near_last[c.near_last as usize]
-            * self.near_own[c.near_own as usize]
+        GROUPS.iter().map(|&g| self.group(g)[g.of(c)]).product()
+    }
+
+    fn group(&self, g: Group) -> &Vec<f64> {
+        &self.0[g as usize]
+    }
+
+    fn group_mut(&mut self, g: Group) -> &mut Vec<f64> {
+        &mut self.0[g as usize]
     }
 }
 
 #[derive(Clone, Copy)]
 enum Group {
-    Shape,
-    Tactic,
-    NearLast,
-    NearOwn,
+    Shape = 0,
+    Tactic = 1,
+    NearLast = 2,
+    NearOwn = 3,
 }
+
+const GROUPS: [Group; 4] = [Group::Shape, Group::Tactic, Group::NearLast, Group::NearOwn];
 
 impl Group {
     fn of(self, c: &Candidate) -> usize {
@@ -116,15 +119,6 @@ impl Group {
             Group::NearOwn => c.near_own as usize,
         }
     }
-
-    fn values(self, m: &mut Model) -> &mut Vec<f64> {
-        match self {
-            Group::Shape => &mut m.shape,
-            Group::Tactic => &mut m.tactic,
-            Group::NearLast => &mut m.near_last,
-            Group::NearOwn => &mut m.near_own,
-        }
-    }
 }
 
 /// One minorization-maximization step on `group`: each strength becomes
@@ -133,7 +127,7 @@ impl Group {
 /// 1, so that rare values stay finite). Returns the log-likelihood of the
 /// moves played before the step.
 fn mm_step(data: &Data, model: &mut Model, group: Group, wins: &[f64]) -> f64 {
-    let n = group.values(model).len();
+    let n = model.group(group).len();
     let (denominators, log_likelihood) = data
         .starts
         .par_windows(2)
@@ -143,12 +137,7 @@ fn mm_step(data: &Data, model: &mut Model, group: Group, wins: &[f64]) -> f64 {
                 let position = &data.candidates[w[0]..w[1]];
                 let total: f64 = position.iter().map(|c| model.weight(c)).sum();
                 ll += (model.weight(&position[0]) / total).ln();
-                let values = match group {
-                    Group::Shape => &model.shape,
-                    Group::Tactic => &model.tactic,
-                    Group::NearLast => &model.near_last,
-                    Group::NearOwn => &model.near_own,
-                };
+                let values = model.group(group);
                 for c in position {
                     let i = group.of(c);
                     d[i] += model.weight(c) / values[i] / total;
@@ -165,7 +154,7 @@ fn mm_step(data: &Data, model: &mut Model, group: Group, wins: &[f64]) -> f64 {
                 (a, la + lb)
             },
         );
-    let values = group.values(model);
+    let values = model.group_mut(group);
     for (i, v) in values.iter_mut().enumerate() {
         *v = (wins[i] + 1.0) / (denominators[i] + 2.0 / (1.0 + *v));
     }
@@ -239,17 +228,16 @@ fn main() {
         kept.len()
     );
 
-    let mut model = Model {
-        shape: vec![1.0; kept.len() + 1],
-        tactic: vec![1.0; TACTICS],
-        near_last: vec![1.0; NEAR_CLASSES],
-        near_own: vec![1.0; NEAR_CLASSES],
-    };
-    let groups = [Group::Shape, Group::Tactic, Group::NearLast, Group::NearOwn];
-    let wins: Vec<Vec<f64>> = groups
+    let mut model = Model([
+        vec![1.0; kept.len() + 1],
+        vec![1.0; TACTICS],
+        vec![1.0; NEAR_CLASSES],
+        vec![1.0; NEAR_CLASSES],
+    ]);
+    let wins: Vec<Vec<f64>> = GROUPS
         .iter()
         .map(|&g| {
-            let mut w = vec![0.0; g.values(&mut model).len()];
+            let mut w = vec![0.0; model.group(g).len()];
             for s in data.starts.iter().take(positions_count) {
                 w[g.of(&data.candidates[*s])] += 1.0;
             }
@@ -258,7 +246,7 @@ fn main() {
         .collect();
     for round in 0..rounds {
         let mut ll = 0.0;
-        for (g, w) in groups.iter().zip(&wins) {
+        for (g, w) in GROUPS.iter().zip(&wins) {
             ll = mm_step(&data, &mut model, *g, w);
         }
         eprintln!(
@@ -273,13 +261,13 @@ fn main() {
         let unit = v[by];
         v.iter_mut().for_each(|x| *x /= unit);
     };
-    normalise(&mut model.tactic, 0);
-    normalise(&mut model.near_last, NEAR_CLASSES - 1);
-    normalise(&mut model.near_own, NEAR_CLASSES - 1);
-    normalise(&mut model.shape, 0);
-    // Class 0 (no such move) is the same for every candidate of a position.
-    model.near_last[0] = 1.0;
-    model.near_own[0] = 1.0;
+    normalise(model.group_mut(Group::Tactic), 0);
+    normalise(model.group_mut(Group::Shape), 0);
+    for near in [Group::NearLast, Group::NearOwn] {
+        normalise(model.group_mut(near), NEAR_CLASSES - 1);
+        // Class 0 (no such move) is the same for every candidate of a position.
+        model.group_mut(near)[0] = 1.0;
+    }
 
     let mut text = String::new();
     text.push_str("# Playout move strengths (ishi::search::gammas), one per feature value.\n");
@@ -288,17 +276,23 @@ fn main() {
         training.len() - skipped
     ));
     for (name, values) in [
-        ("tactic", &model.tactic),
-        ("near_last", &model.near_last),
-        ("near_own", &model.near_own),
+        ("tactic", model.group(Group::Tactic)),
+        ("near_last", model.group(Group::NearLast)),
+        ("near_own", model.group(Group::NearOwn)),
     ] {
         for (k, v) in values.iter().enumerate() {
             text.push_str(&format!("{name} {k} {v:.4}\n"));
         }
     }
-    text.push_str(&format!("shape_other {:.4}\n", model.shape[0]));
+    text.push_str(&format!(
+        "shape_other {:.4}\n",
+        model.group(Group::Shape)[0]
+    ));
     for (k, key) in kept.iter().enumerate() {
-        text.push_str(&format!("shape {key:05x} {:.4}\n", model.shape[k + 1]));
+        text.push_str(&format!(
+            "shape {key:05x} {:.4}\n",
+            model.group(Group::Shape)[k + 1]
+        ));
     }
     print!("{text}");
 

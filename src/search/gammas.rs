@@ -7,8 +7,8 @@
 //!
 //! `gammas.txt` holds the strengths; `examples/learn_gammas.rs` makes it by
 //! minorization-maximization over the same records as `shapes.txt` (README,
-//! Learned shapes). The heavy playouts use them with `--tune
-//! playout_softmax=1`.
+//! Learned shapes). The tree priors use them on 9x9 and smaller boards
+//! (`policy`), the heavy playouts with `--tune playout_softmax=1` (`softmax`).
 
 use super::shapes::{shape_key, symmetries, KEY_BITS};
 use crate::board::{Board, Color, Point};
@@ -53,7 +53,13 @@ pub fn near_class(board: &Board, p: Point, earlier: Option<Point>) -> u8 {
         return 0;
     };
     let ((px, py), (ex, ey)) = (board.xy(p), board.xy(e));
-    let (dx, dy) = (px.abs_diff(ex), py.abs_diff(ey));
+    distance_class(px.abs_diff(ex), py.abs_diff(ey))
+}
+
+/// The distance class of two distinct points `dx` columns and `dy` rows
+/// apart (see [`NEAR_CLASSES`]).
+#[inline]
+pub fn distance_class(dx: usize, dy: usize) -> u8 {
     let d = dx + dy + dx.max(dy);
     (d.clamp(2, 9) - 1) as u8
 }
@@ -89,7 +95,8 @@ pub fn features(
 
 /// What `c` at `p` does to the chains around it (see [`Tactic`]).
 pub fn tactic(board: &Board, c: Color, p: Point, last: Option<Point>) -> Tactic {
-    if board.empty_neighbours(p) == 4 {
+    let empty = board.empty_neighbours(p);
+    if empty == 4 {
         return Tactic::Quiet;
     }
     let mut captures_last = false;
@@ -128,7 +135,6 @@ pub fn tactic(board: &Board, c: Color, p: Point, last: Option<Point>) -> Tactic 
     }
     // Two empty neighbours and no own chain in atari next to it: neither
     // a self-atari nor an escape, and no chain to walk.
-    let empty = board.empty_neighbours(p);
     if !own_in_atari && empty >= 2 {
         return if ataris { Tactic::Atari } else { Tactic::Quiet };
     }

@@ -11,7 +11,7 @@
 //! they have few. What depends on the last moves (distance, taking the
 //! last move's chain) is applied when choosing.
 
-use super::gammas::{self, features, MoveFeatures, Tactic, NEAR_CLASSES};
+use super::gammas::{self, distance_class, features, MoveFeatures, Tactic, NEAR_CLASSES};
 use crate::board::bitboard::BITS;
 use crate::board::{Bitboard, Board, Color, Point};
 use rand::RngCore;
@@ -206,8 +206,7 @@ impl SoftmaxCache {
             Some((fx, fy)) => {
                 let (x, y) = cache.xy[p.0];
                 let (dx, dy) = ((x - fx).unsigned_abs(), (y - fy).unsigned_abs());
-                let d = (dx + dy + dx.max(dy)) as usize;
-                table[d.clamp(2, 9) - 1]
+                table[distance_class(dx as usize, dy as usize) as usize]
             }
         }
     }
