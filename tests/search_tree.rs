@@ -40,6 +40,7 @@ fn run(kind: PlayoutKind, threads: usize, playouts: u64, size: usize) {
         color: Color::Black,
         passes: 0,
         last: None,
+        own_last: None,
     };
     let params = Params::new(size, kind);
     prepare_root(&tree, &root, &game, &params);
@@ -88,6 +89,7 @@ fn a_full_arena_stops_growth_but_not_the_search() {
         color: Color::Black,
         passes: 0,
         last: None,
+        own_last: None,
     };
     let params = Params::new(9, PlayoutKind::Light);
     prepare_root(&tree, &root, &game, &params);

@@ -97,6 +97,7 @@ pub fn search_playouts_per_second(
         color: Color::Black,
         passes: 0,
         last: None,
+        own_last: None,
     };
     prepare_root(&tree, &root, &game, params);
     let stop = AtomicBool::new(false);

@@ -301,6 +301,14 @@ impl Searcher {
                 Move::Place(p) => Some(p),
                 Move::Pass => None,
             });
+        // The root side's own placement just before the opponent's last ply.
+        let own_last = match game.plies() {
+            [.., mine, theirs] if mine.color == color && theirs.color != color => match mine.mv {
+                Move::Place(p) => Some(p),
+                Move::Pass => None,
+            },
+            _ => None,
+        };
         let passes = if game.plies().last().is_some_and(|ply| ply.color != color) {
             game.consecutive_passes().min(1)
         } else {
@@ -311,6 +319,7 @@ impl Searcher {
             color,
             passes,
             last: opponent_last,
+            own_last,
         };
         let params =
             Params::tuned(game.size(), self.config.playout, &self.config.tuning).at(game.board());

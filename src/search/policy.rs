@@ -71,6 +71,10 @@ pub struct Priors {
     /// in each of the three blocks (README, Learned playout strengths).
     /// Larger boards keep the shapes until it is tried there.
     pub gamma: u16,
+    /// The learned strengths see the distance to the mover's own previous
+    /// move too, as they were learned; without it, every move counts as
+    /// far from it.
+    pub gamma_own: bool,
 }
 
 impl Priors {
@@ -90,6 +94,7 @@ impl Priors {
             pattern: if size <= 9 { 0 } else { e * 2 },
             large_shapes: size >= 19,
             gamma: if size <= 9 { e * 2 } else { 0 },
+            gamma_own: false,
         }
     }
 }
@@ -307,18 +312,27 @@ fn catches_a_neighbour(board: &Board, c: Color, p: Point, ladder: &mut LadderScr
     })
 }
 
+/// The placements just before a node: the opponent's last, and the
+/// mover's own before it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Recent {
+    pub last: Option<Point>,
+    pub own: Option<Point>,
+}
+
 /// The children of a node where `c` moves on `board`: every legal move that
 /// does not fill an own eye and that `allowed` accepts, then pass, each with
 /// its prior.
 pub fn children_with_priors(
     board: &Board,
     c: Color,
-    last: Option<Point>,
+    recent: Recent,
     k: &Priors,
     allowed: impl Fn(Point) -> bool,
     out: &mut Vec<NewChild>,
     ladder: &mut LadderScratch,
 ) {
+    let last = recent.last;
     out.clear();
     // Openness matters on the first line everywhere, and on lines 1-4 of
     // big boards; the scan of the area is skipped elsewhere.
@@ -400,7 +414,8 @@ pub fn children_with_priors(
             w += 2 * k.pattern as u32 * strength / 255;
         }
         if let Some(g) = gammas {
-            strengths.push(g.weight(&features(board, c, p, last, None)));
+            let own_last = recent.own.filter(|_| k.gamma_own);
+            strengths.push(g.weight(&features(board, c, p, last, own_last)));
         }
         out.push(NewChild {
             mv: p.0 as u16,
@@ -444,13 +459,26 @@ mod tests {
     }
 
     fn value_with(priors: &Priors, diagram: &str, c: Color, last: Option<&str>, v: &str) -> f64 {
+        value_after(priors, diagram, c, [last, None], v)
+    }
+
+    /// The prior value of `c` at `v` after the opponent's last move and
+    /// `c`'s own before it (`recent`).
+    fn value_after(
+        priors: &Priors,
+        diagram: &str,
+        c: Color,
+        recent: [Option<&str>; 2],
+        v: &str,
+    ) -> f64 {
         let b = Board::from_ascii(diagram).unwrap();
         let vertex = |v: &str| parse_vertex(v, b.size()).unwrap().unwrap();
         let p = vertex(v);
         let mut out = Vec::new();
         let mut ladder = LadderScratch::default();
-        let last = last.map(vertex);
-        children_with_priors(&b, c, last, priors, |_| true, &mut out, &mut ladder);
+        let [last, own] = recent.map(|r| r.map(vertex));
+        let recent = Recent { last, own };
+        children_with_priors(&b, c, recent, priors, |_| true, &mut out, &mut ladder);
         let child = out.iter().find(|ch| ch.mv as usize == p.0).unwrap();
         child.prior_wins as f64 / (2.0 * child.prior_visits as f64)
     }
@@ -580,6 +608,7 @@ mod tests {
         pattern: 0,
         large_shapes: false,
         gamma: 0,
+        gamma_own: false,
     };
 
     #[test]
@@ -634,6 +663,35 @@ mod tests {
         assert_eq!(
             value_with(&off, diagram, Color::Black, Some("C3"), "C2"),
             0.5
+        );
+    }
+
+    #[test]
+    fn learned_strengths_can_favour_staying_near_the_own_last_move() {
+        // White's last move D4; Black's own before it A7. C5 and E3 are
+        // the same shape at the same distance from D4; only C5 is near A7.
+        let diagram = "
+            X . . . . . .
+            . . . . . . .
+            . . . . . . .
+            . . . O . . .
+            . . . . . . .
+            . . . . . . .
+            . . . . . . .";
+        let value = |gamma_own: bool, v: &str| {
+            let priors = Priors {
+                gamma: 20,
+                gamma_own,
+                ..EVEN_ONLY
+            };
+            value_after(&priors, diagram, Color::Black, [Some("D4"), Some("A7")], v)
+        };
+        assert_eq!(value(false, "C5"), value(false, "E3"));
+        assert!(
+            value(true, "C5") > value(true, "E3") + 0.05,
+            "near the own last move {} against far from it {}",
+            value(true, "C5"),
+            value(true, "E3")
         );
     }
 

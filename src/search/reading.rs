@@ -527,7 +527,7 @@ mod tests {
 
     #[test]
     fn the_tree_priors_favour_a_decisive_move() {
-        use crate::search::policy::{children_with_priors, LadderScratch, Priors};
+        use crate::search::policy::{children_with_priors, LadderScratch, Priors, Recent};
         let board = Board::from_ascii(RACE_OF_THREES).unwrap();
         let f8 = test_point(&board, "F8").0 as u16;
         let value = |priors: &Priors| {
@@ -535,7 +535,7 @@ mod tests {
             children_with_priors(
                 &board,
                 Color::Black,
-                None,
+                Recent::default(),
                 priors,
                 |_| true,
                 &mut children,

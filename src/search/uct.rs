@@ -6,7 +6,7 @@
 use super::bench::PlayoutKind;
 use super::criticality::{final_owner, LocalCounts, SharedCounts};
 use super::playout::{play_out, PlayoutScratch, PlayoutStyle, ShapeChoice, WHITE_MOVE};
-use super::policy::{children_with_priors, LadderScratch, Priors};
+use super::policy::{children_with_priors, LadderScratch, Priors, Recent};
 use super::pool::{on_threads, worker_seed};
 use super::tree::{NewChild, NodeId, Tree, PASS};
 use crate::board::{Board, Color, Point};
@@ -147,7 +147,7 @@ fn visits(v: f64) -> u16 {
 type Setter = fn(&mut Params, f64);
 
 /// Every constant `--tune` can set: its name and how it is set.
-const KNOBS: [(&str, Setter); 32] = [
+const KNOBS: [(&str, Setter); 33] = [
     ("expand_at", |p, v| {
         p.expand_at = v.round().min(u32::MAX as f64) as u32
     }),
@@ -200,6 +200,7 @@ const KNOBS: [(&str, Setter); 32] = [
     ("prior_pattern", |p, v| p.priors.pattern = visits(v)),
     ("large_shapes", |p, v| p.priors.large_shapes = v >= 0.5),
     ("prior_gamma", |p, v| p.priors.gamma = visits(v)),
+    ("prior_gamma_own", |p, v| p.priors.gamma_own = v >= 0.5),
     ("crit_weight", |p, v| p.crit_weight = v),
     ("crit_visits", |p, v| p.crit_visits = v.max(1.0)),
     ("rave_phase", |p, v| p.rave_phase = v),
@@ -351,6 +352,8 @@ pub struct Root {
     pub passes: u32,
     /// The opponent's last placement, for the playout policy and priors.
     pub last: Option<Point>,
+    /// The root side's own placement before that, for the priors.
+    pub own_last: Option<Point>,
 }
 
 /// Everything the workers share for one search.
@@ -748,6 +751,7 @@ impl Worker {
         let mut color = root.color;
         let mut passes = root.passes;
         let mut last = root.last;
+        let mut own_last = root.own_last;
         while passes < 2 {
             let n = tree.node(node);
             if !n.is_expanded() {
@@ -764,7 +768,10 @@ impl Worker {
                 children_with_priors(
                     &self.board,
                     color,
-                    last,
+                    Recent {
+                        last,
+                        own: own_last,
+                    },
                     &params.priors,
                     |_| true,
                     &mut self.children,
@@ -782,6 +789,7 @@ impl Worker {
             if mv == PASS {
                 self.board.clear_ko();
                 passes += 1;
+                own_last = last;
                 last = None;
             } else {
                 let p = Point(mv as usize);
@@ -793,6 +801,7 @@ impl Worker {
                 }
                 self.board.place_unchecked(color, p);
                 passes = 0;
+                own_last = last;
                 last = Some(p);
             }
             path.push(child);
@@ -983,7 +992,10 @@ pub fn prepare_root(tree: &Tree, root: &Root, game: &Game, params: &Params) {
         children_with_priors(
             &root.board,
             root.color,
-            root.last,
+            Recent {
+                last: root.last,
+                own: root.own_last,
+            },
             &params.priors,
             legal,
             &mut children,
