@@ -3,6 +3,7 @@
 use ishi::board::{Board, Color};
 use ishi::game::Game;
 use ishi::rules::Rules;
+use ishi::search::policy::Recent;
 use ishi::search::tree::{NodeId, Tree};
 use ishi::search::uct::{prepare_root, search, Params, Root, Scorer, Shared};
 use ishi::search::PlayoutKind;
@@ -39,8 +40,7 @@ fn run(kind: PlayoutKind, threads: usize, playouts: u64, size: usize) {
         board: Board::new(size).unwrap(),
         color: Color::Black,
         passes: 0,
-        last: None,
-        own_last: None,
+        recent: Recent::default(),
     };
     let params = Params::new(size, kind);
     prepare_root(&tree, &root, &game, &params);
@@ -88,8 +88,7 @@ fn a_full_arena_stops_growth_but_not_the_search() {
         board: Board::new(9).unwrap(),
         color: Color::Black,
         passes: 0,
-        last: None,
-        own_last: None,
+        recent: Recent::default(),
     };
     let params = Params::new(9, PlayoutKind::Light);
     prepare_root(&tree, &root, &game, &params);

@@ -83,6 +83,7 @@ pub fn search_playouts_per_second(
     budget: Option<u64>,
     seed: u64,
 ) -> BenchResult {
+    use super::policy::Recent;
     use super::tree::Tree;
     use super::uct::{prepare_root, search, Root, Scorer, Shared};
     use crate::game::Game;
@@ -96,8 +97,7 @@ pub fn search_playouts_per_second(
         board: game.board().clone(),
         color: Color::Black,
         passes: 0,
-        last: None,
-        own_last: None,
+        recent: Recent::default(),
     };
     prepare_root(&tree, &root, &game, params);
     let stop = AtomicBool::new(false);

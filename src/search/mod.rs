@@ -22,6 +22,7 @@ use crate::board::{Bitboard, Color, Move, Point};
 use crate::game::Game;
 use crate::rules::ScoringRule;
 use crate::score::{score, GameFacts};
+use policy::Recent;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use tree::{NodeId, Tree, PASS};
@@ -293,21 +294,21 @@ impl Searcher {
             },
             None => Tree::new(max_nodes),
         };
-        let opponent_last = game
-            .plies()
-            .last()
-            .filter(|ply| ply.color != color)
-            .and_then(|ply| match ply.mv {
-                Move::Place(p) => Some(p),
-                Move::Pass => None,
-            });
-        // The root side's own placement just before the opponent's last ply.
-        let own_last = match game.plies() {
-            [.., mine, theirs] if mine.color == color && theirs.color != color => match mine.mv {
-                Move::Place(p) => Some(p),
-                Move::Pass => None,
+        let placement = |ply: &crate::game::Ply| match ply.mv {
+            Move::Place(p) => Some(p),
+            Move::Pass => None,
+        };
+        // The opponent's last placement, and the root side's own just before.
+        let recent = match game.plies() {
+            [.., mine, theirs] if mine.color == color && theirs.color != color => Recent {
+                last: placement(theirs),
+                own: placement(mine),
             },
-            _ => None,
+            [.., theirs] if theirs.color != color => Recent {
+                last: placement(theirs),
+                own: None,
+            },
+            _ => Recent::default(),
         };
         let passes = if game.plies().last().is_some_and(|ply| ply.color != color) {
             game.consecutive_passes().min(1)
@@ -318,8 +319,7 @@ impl Searcher {
             board: game.board().clone(),
             color,
             passes,
-            last: opponent_last,
-            own_last,
+            recent,
         };
         let params =
             Params::tuned(game.size(), self.config.playout, &self.config.tuning).at(game.board());

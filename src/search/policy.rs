@@ -323,6 +323,18 @@ pub struct Recent {
     pub own: Option<Point>,
 }
 
+impl Recent {
+    /// The placements before the next node once the mover has played
+    /// `placed` (`None` for a pass): its move becomes the last, and the
+    /// last becomes the next mover's own.
+    pub fn after(self, placed: Option<Point>) -> Recent {
+        Recent {
+            last: placed,
+            own: self.last,
+        }
+    }
+}
+
 /// The children of a node where `c` moves on `board`: every legal move that
 /// does not fill an own eye and that `allowed` accepts, then pass, each with
 /// its prior.
@@ -336,6 +348,7 @@ pub fn children_with_priors(
     ladder: &mut LadderScratch,
 ) {
     let last = recent.last;
+    let own_last = recent.own.filter(|_| k.gamma_own);
     out.clear();
     // Openness matters on the first line everywhere, and on lines 1-4 of
     // big boards; the scan of the area is skipped elsewhere.
@@ -417,7 +430,6 @@ pub fn children_with_priors(
             w += 2 * k.pattern as u32 * strength / 255;
         }
         if let Some(g) = gammas {
-            let own_last = recent.own.filter(|_| k.gamma_own);
             strengths.push(g.weight(&features(board, c, p, last, own_last)));
         }
         out.push(NewChild {

@@ -350,10 +350,9 @@ pub struct Root {
     pub color: Color,
     /// Passes just before the root (1 when the opponent passed).
     pub passes: u32,
-    /// The opponent's last placement, for the playout policy and priors.
-    pub last: Option<Point>,
-    /// The root side's own placement before that, for the priors.
-    pub own_last: Option<Point>,
+    /// The opponent's last placement (for the playout policy and priors)
+    /// and the root side's own before it (for the priors).
+    pub recent: Recent,
 }
 
 /// Everything the workers share for one search.
@@ -750,8 +749,7 @@ impl Worker {
         let mut node = tree.root();
         let mut color = root.color;
         let mut passes = root.passes;
-        let mut last = root.last;
-        let mut own_last = root.own_last;
+        let mut recent = root.recent;
         while passes < 2 {
             let n = tree.node(node);
             if !n.is_expanded() {
@@ -768,10 +766,7 @@ impl Worker {
                 children_with_priors(
                     &self.board,
                     color,
-                    Recent {
-                        last,
-                        own: own_last,
-                    },
+                    recent,
                     &params.priors,
                     |_| true,
                     &mut self.children,
@@ -789,8 +784,7 @@ impl Worker {
             if mv == PASS {
                 self.board.clear_ko();
                 passes += 1;
-                own_last = last;
-                last = None;
+                recent = recent.after(None);
             } else {
                 let p = Point(mv as usize);
                 if !self.board.is_legal_no_suicide(color, p) {
@@ -801,8 +795,7 @@ impl Worker {
                 }
                 self.board.place_unchecked(color, p);
                 passes = 0;
-                own_last = last;
-                last = Some(p);
+                recent = recent.after(Some(p));
             }
             path.push(child);
             self.moves.push(if color == Color::White {
@@ -820,7 +813,7 @@ impl Worker {
             let r = play_out(
                 &mut self.board,
                 color,
-                last,
+                recent.last,
                 PlayoutStyle {
                     kind: params.kind,
                     mercy: true,
@@ -992,10 +985,7 @@ pub fn prepare_root(tree: &Tree, root: &Root, game: &Game, params: &Params) {
         children_with_priors(
             &root.board,
             root.color,
-            Recent {
-                last: root.last,
-                own: root.own_last,
-            },
+            root.recent,
             &params.priors,
             legal,
             &mut children,
