@@ -326,7 +326,9 @@ impl Searcher {
         uct::prepare_root(&tree, &root, game, &params);
         // One scorer for genmove, analysis and pondering alike: they share
         // the kept tree, so its statistics must mean the same thing.
-        let scorer = Scorer::of(game).with_jigo(color, params.jigo);
+        let scorer = Scorer::of(game)
+            .with_jigo(color, params.jigo)
+            .with_margin(color, params.ask_margin);
         (tree, root, params, scorer)
     }
 
