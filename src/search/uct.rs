@@ -103,6 +103,10 @@ pub struct Params {
     /// Progressive widening (Coulom 2007): a node's children are kept in
     /// the order of their priors, and selection looks only at the first
     /// `3 + log1.4(1 + visits / widening)`; 0, the default, looks at all.
+    /// It did not win more: against GNU Go (9x9, komi 7, 5000 playouts,
+    /// seeds from 9490) 10 won 110 of 131 games where the default won
+    /// 112, and 3 won 130 of 150 where the default won 130 (README, Win
+    /// rates by colour).
     pub widening: f64,
     pub priors: Priors,
 }
