@@ -27,6 +27,11 @@ mod records;
 /// Shapes seen as a legal move fewer times than this share one strength.
 const MIN_AVAILABLE: u64 = 20;
 
+/// The smallest strength written: a move seen often and never played
+/// learns a strength near 0, which the table (and its log scale) cannot
+/// hold.
+const MIN_GAMMA: f64 = 1e-4;
+
 /// One candidate move: the dense index of its shape, then its other
 /// feature values.
 #[derive(Clone, Copy)]
@@ -58,12 +63,44 @@ fn recent(game: &Game) -> (Option<Point>, Option<Point>) {
     (placed(1), placed(2))
 }
 
-/// The features of every candidate of every position of a file, the move
-/// played first; `None` for a file that does not read as a game.
-fn file_features(path: &std::path::Path) -> Option<Vec<Vec<MoveFeatures>>> {
+/// Whose moves are learned from: everyone's, or only those of the player
+/// of that name (SGF `PB`/`PW`), such as ishi's own in its match records.
+#[derive(Clone, Copy)]
+enum Learner<'a> {
+    Everyone,
+    Player(&'a str),
+}
+
+impl Learner<'_> {
+    /// The colour whose moves count in the record at `path`; `None` for
+    /// both, `Some(None)` for neither.
+    fn colour_in(self, path: &std::path::Path) -> Option<Option<Color>> {
+        let Learner::Player(name) = self else {
+            return None;
+        };
+        let text = std::fs::read(path).ok()?;
+        let text = String::from_utf8_lossy(&text);
+        Some(if text.contains(&format!("PB[{name}]")) {
+            Some(Color::Black)
+        } else if text.contains(&format!("PW[{name}]")) {
+            Some(Color::White)
+        } else {
+            None
+        })
+    }
+}
+
+/// The features of every candidate of every position of a file whose
+/// move `learner` made, the move played first; `None` for a file that
+/// does not read as a game.
+fn file_features(path: &std::path::Path, learner: Learner) -> Option<Vec<Vec<MoveFeatures>>> {
     let mut out = Vec::new();
     let mut moves = Vec::new();
+    let only = learner.colour_in(path);
     let ok = positions(path, &mut |game, c: Color, played| {
+        if only.is_some_and(|colour| colour != Some(c)) {
+            return;
+        }
         candidates(game, c, &mut moves);
         if !moves.contains(&played) {
             return;
@@ -171,9 +208,20 @@ fn main() {
     };
     let max_files = take("--files").unwrap_or(usize::MAX);
     let rounds = take("--rounds").unwrap_or(12);
+    let mut take_text = |flag: &str| -> Option<String> {
+        let k = args.iter().position(|a| a == flag)?;
+        let value = args.get(k + 1).cloned();
+        args.drain(k..(k + 2).min(args.len()));
+        value
+    };
+    let player = take_text("--player");
+    let compare = take_text("--compare");
+    let learner = player.as_deref().map_or(Learner::Everyone, Learner::Player);
     let dirs: Vec<PathBuf> = args.into_iter().map(PathBuf::from).collect();
     if dirs.is_empty() {
-        eprintln!("usage: learn_gammas [--files N] [--rounds R] DIR... > gammas.txt");
+        eprintln!(
+            "usage: learn_gammas [--files N] [--rounds R] [--player NAME] [--compare GAMMAS] DIR... > gammas.txt"
+        );
         std::process::exit(2);
     }
     let (held_out, training) = held_out_and_training(&dirs);
@@ -185,7 +233,7 @@ fn main() {
         .collect();
     let read: Vec<Option<Vec<Vec<MoveFeatures>>>> = training
         .par_iter()
-        .map(|path| file_features(path))
+        .map(|path| file_features(path, learner))
         .collect();
     let skipped = read.iter().filter(|r| r.is_none()).count();
 
@@ -281,27 +329,46 @@ fn main() {
         ("near_own", model.group(Group::NearOwn)),
     ] {
         for (k, v) in values.iter().enumerate() {
-            text.push_str(&format!("{name} {k} {v:.4}\n"));
+            text.push_str(&format!("{name} {k} {:.6}\n", v.max(MIN_GAMMA)));
         }
     }
     text.push_str(&format!(
-        "shape_other {:.4}\n",
-        model.group(Group::Shape)[0]
+        "shape_other {:.6}\n",
+        model.group(Group::Shape)[0].max(MIN_GAMMA)
     ));
     for (k, key) in kept.iter().enumerate() {
         text.push_str(&format!(
-            "shape {key:05x} {:.4}\n",
-            model.group(Group::Shape)[k + 1]
+            "shape {key:05x} {:.6}\n",
+            model.group(Group::Shape)[k + 1].max(MIN_GAMMA)
         ));
     }
     print!("{text}");
 
-    // How well the shipped form of the strengths predicts held-out moves.
+    // How well the shipped form of the strengths predicts held-out moves,
+    // and, for comparison, another table of strengths.
     let gammas = Gammas::parse(&text).expect("the strengths just written parse");
-    let (n, top, ll) = held_out
+    let held: Vec<Vec<MoveFeatures>> = held_out
         .par_iter()
-        .filter_map(|path| file_features(path))
+        .filter_map(|path| file_features(path, learner))
         .flatten()
+        .collect();
+    report("held out", held_out.len(), &held, &gammas);
+    if let Some(path) = compare {
+        match std::fs::read_to_string(&path)
+            .map_err(|e| e.to_string())
+            .and_then(|t| Gammas::parse(&t))
+        {
+            Ok(other) => report(&format!("held out, {path}"), held_out.len(), &held, &other),
+            Err(e) => eprintln!("cannot compare with {path}: {e}"),
+        }
+    }
+}
+
+/// How often the strongest move of `gammas` is the move played in
+/// `positions`, and the mean log-likelihood of the moves played.
+fn report(what: &str, files: usize, positions: &[Vec<MoveFeatures>], gammas: &Gammas) {
+    let (n, top, ll) = positions
+        .par_iter()
         .map(|position| {
             let w: Vec<f64> = position.iter().map(|f| gammas.weight(f) as f64).collect();
             let best = w.iter().cloned().fold(0.0, f64::max);
@@ -311,8 +378,7 @@ fn main() {
         })
         .reduce(|| (0, 0.0, 0.0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2));
     eprintln!(
-        "held out: {} files, {n} moves; the strongest move is the move played {:.1}% of the time; mean log-likelihood {:.4}",
-        held_out.len(),
+        "{what}: {files} files, {n} moves; the strongest move is the move played {:.1}% of the time; mean log-likelihood {:.4}",
         100.0 * top / n.max(1) as f64,
         ll / n.max(1) as f64
     );

@@ -117,30 +117,48 @@ fn play_best_and_its_reply(game: &mut Game, snapshot: &Snapshot) {
     game.play(Color::White, reply).unwrap();
 }
 
-#[test]
-fn the_tree_is_kept_when_the_game_goes_on() {
+/// A search of 3,000 playouts from the empty board, its best move and
+/// the reply it expected played, then a search of 200 playouts: the
+/// searcher (for more searches) and the root visits of the second.
+fn search_on_after_the_expected_reply(tuning: &str) -> (Searcher, u64) {
     let mut game = Game::new(9, Rules::default()).unwrap();
     let mut searcher = Searcher::new(SearchConfig {
         playouts: Some(3000),
+        tuning: Tuning::parse(tuning).unwrap(),
         ..config(1)
     });
     let stop = AtomicBool::new(false);
     let first = searcher.genmove(&game, Color::Black, &Limits::default(), &stop);
     play_best_and_its_reply(&mut game, &first.snapshot);
-    let limits = Limits {
-        playouts: Some(200),
-        time: None,
-    };
-    let second = searcher.genmove(&game, Color::Black, &limits, &stop);
-    let visits: u64 = second.snapshot.candidates.iter().map(|c| c.visits).sum();
+    let second = searcher.genmove(&game, Color::Black, &SHORT, &stop);
     assert!(second.snapshot.playouts <= 200);
+    let visits = second.snapshot.candidates.iter().map(|c| c.visits).sum();
+    (searcher, visits)
+}
+
+const SHORT: Limits = Limits {
+    playouts: Some(200),
+    time: None,
+};
+
+#[test]
+fn the_tree_is_kept_when_the_game_goes_on() {
+    let (mut searcher, visits) = search_on_after_the_expected_reply("");
     assert!(visits > 200, "the kept subtree adds its visits: {visits}");
 
     // A position that did not follow from the kept root starts afresh.
     let other = Game::new(9, Rules::default()).unwrap();
-    let third = searcher.genmove(&other, Color::White, &limits, &stop);
+    let third = searcher.genmove(&other, Color::White, &SHORT, &AtomicBool::new(false));
     let visits: u64 = third.snapshot.candidates.iter().map(|c| c.visits).sum();
     assert!(visits <= 200);
+}
+
+/// `--tune reuse=0` starts every search afresh, even where the game went
+/// on from the kept root.
+#[test]
+fn without_reuse_every_search_starts_afresh() {
+    let (_, visits) = search_on_after_the_expected_reply("reuse=0");
+    assert!(visits <= 200, "nothing kept: {visits}");
 }
 
 /// The kept subtree keeps the score statistics of its nodes too: after a

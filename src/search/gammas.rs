@@ -276,14 +276,34 @@ impl Gammas {
     }
 }
 
-static TABLE: OnceLock<Gammas> = OnceLock::new();
+/// Which moves a table of strengths was learned from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// Human game records (`gammas.txt`, README: Learned shapes).
+    Records,
+    /// ishi's own moves in its 9x9 matches against GNU Go at 5000 playouts
+    /// (`gammas_own9.txt`): strengths that point where the search ended up.
+    OwnGames9,
+}
 
-/// The strengths shipped with the engine (all even if the file is broken,
-/// which a test rules out).
+static RECORDS: OnceLock<Gammas> = OnceLock::new();
+static OWN_GAMES_9: OnceLock<Gammas> = OnceLock::new();
+
+/// The strengths shipped with the engine, learned from human records.
 pub fn table() -> &'static Gammas {
-    TABLE.get_or_init(|| {
-        Gammas::parse(include_str!("gammas.txt")).unwrap_or_else(|e| {
-            log::error!("{e}; playout strengths are all even");
+    table_of(Source::Records)
+}
+
+/// A table shipped with the engine (all even if its file is broken, which
+/// a test rules out).
+pub fn table_of(source: Source) -> &'static Gammas {
+    let (cell, text) = match source {
+        Source::Records => (&RECORDS, include_str!("gammas.txt")),
+        Source::OwnGames9 => (&OWN_GAMES_9, include_str!("gammas_own9.txt")),
+    };
+    cell.get_or_init(|| {
+        Gammas::parse(text).unwrap_or_else(|e| {
+            log::error!("{e}; move strengths are all even");
             Gammas::parse("").unwrap_or_else(|_| unreachable!("an empty table parses"))
         })
     })
@@ -302,6 +322,7 @@ mod tests {
     #[test]
     fn the_shipped_strengths_parse() {
         Gammas::parse(include_str!("gammas.txt")).unwrap();
+        Gammas::parse(include_str!("gammas_own9.txt")).unwrap();
     }
 
     #[test]

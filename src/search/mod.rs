@@ -287,7 +287,10 @@ impl Searcher {
     /// the scorer of playout results.
     fn prepare(&mut self, game: &Game, color: Color) -> (Tree, Root, Params, Scorer) {
         let max_nodes = self.config.max_nodes;
-        let tree = match self.kept.take() {
+        let params =
+            Params::tuned(game.size(), self.config.playout, &self.config.tuning).at(game.board());
+        let kept = self.kept.take().filter(|_| params.reuse);
+        let tree = match kept {
             Some(kept) => match follow(&kept, game, color) {
                 Some(id) => kept.tree.extract(id, max_nodes),
                 None => Tree::new(max_nodes),
@@ -321,8 +324,6 @@ impl Searcher {
             passes,
             recent,
         };
-        let params =
-            Params::tuned(game.size(), self.config.playout, &self.config.tuning).at(game.board());
         uct::prepare_root(&tree, &root, game, &params);
         // One scorer for genmove, analysis and pondering alike: they share
         // the kept tree, so its statistics must mean the same thing.

@@ -3,7 +3,7 @@
 //! virtual wins, a move that looks bad with some virtual losses, and real
 //! playouts soon outweigh both.
 
-use super::gammas::features;
+use super::gammas::{features, Source};
 use super::patterns::is_good_shape;
 use super::reading::{Findings, Reader, Verdict};
 use super::shapes::{large_key, shape_key};
@@ -78,6 +78,13 @@ pub struct Priors {
     /// the first 85 from 9690 where the default won 79 (README, Learned
     /// playout strengths).
     pub gamma_own: bool,
+    /// Which learned strengths `gamma` uses: those from human records, or
+    /// those from ishi's own 9x9 match moves (`prior_gamma_distilled=1`),
+    /// which won no more against GNU Go (9x9, komi 7, 5000 playouts): 170
+    /// of 200 from seed 10490 where the default won 171, then 117 of the
+    /// first 141 from 10690 (README, Strengths learned from ishi's own
+    /// moves).
+    pub gamma_source: Source,
 }
 
 impl Priors {
@@ -98,6 +105,7 @@ impl Priors {
             large_shapes: size >= 19,
             gamma: if size <= 9 { e * 2 } else { 0 },
             gamma_own: false,
+            gamma_source: Source::Records,
         }
     }
 }
@@ -362,7 +370,7 @@ pub fn children_with_priors(
         findings.clear();
     }
     let vital = last.and_then(|l| board.vital_point_next_to(l));
-    let gammas = (k.gamma > 0).then(super::gammas::table);
+    let gammas = (k.gamma > 0).then(|| super::gammas::table_of(k.gamma_source));
     let mut strengths = Vec::new();
     for &e in board.empties() {
         let p = Point(e as usize);
@@ -624,6 +632,7 @@ mod tests {
         large_shapes: false,
         gamma: 0,
         gamma_own: false,
+        gamma_source: Source::Records,
     };
 
     #[test]
@@ -654,10 +663,6 @@ mod tests {
 
     #[test]
     fn learned_strengths_favour_taking_the_last_move_over_a_far_point() {
-        let strengths_only = Priors {
-            gamma: 20,
-            ..EVEN_ONLY
-        };
         // White's last move C3 stands in atari at C2.
         let diagram = "
             . . . . . . .
@@ -667,18 +672,25 @@ mod tests {
             . X O X . . .
             . . . . . . .
             . . . . . . .";
-        let take = value_with(&strengths_only, diagram, Color::Black, Some("C3"), "C2");
-        assert!(take > 0.7, "taking the last move: {take}");
-        let far = value_with(&strengths_only, diagram, Color::Black, Some("C3"), "G7");
-        assert!(far < 0.4, "a far corner point: {far}");
-        let off = Priors {
-            gamma: 0,
-            ..strengths_only
-        };
-        assert_eq!(
-            value_with(&off, diagram, Color::Black, Some("C3"), "C2"),
-            0.5
-        );
+        for source in [Source::Records, Source::OwnGames9] {
+            let strengths_only = Priors {
+                gamma: 20,
+                gamma_source: source,
+                ..EVEN_ONLY
+            };
+            let take = value_with(&strengths_only, diagram, Color::Black, Some("C3"), "C2");
+            assert!(take > 0.7, "{source:?}: taking the last move: {take}");
+            let far = value_with(&strengths_only, diagram, Color::Black, Some("C3"), "G7");
+            assert!(far < 0.4, "{source:?}: a far corner point: {far}");
+            let off = Priors {
+                gamma: 0,
+                ..strengths_only
+            };
+            assert_eq!(
+                value_with(&off, diagram, Color::Black, Some("C3"), "C2"),
+                0.5
+            );
+        }
     }
 
     #[test]
