@@ -200,22 +200,19 @@ fn mm_step(data: &Data, model: &mut Model, group: Group, wins: &[f64]) -> f64 {
 
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
-    let mut take = |flag: &str| -> Option<usize> {
-        let k = args.iter().position(|a| a == flag)?;
-        let value = args.get(k + 1).and_then(|v| v.parse().ok());
-        args.drain(k..(k + 2).min(args.len()));
-        value
-    };
-    let max_files = take("--files").unwrap_or(usize::MAX);
-    let rounds = take("--rounds").unwrap_or(12);
-    let mut take_text = |flag: &str| -> Option<String> {
+    // A flag and the value after it, both taken out of the arguments.
+    let mut take = |flag: &str| -> Option<String> {
         let k = args.iter().position(|a| a == flag)?;
         let value = args.get(k + 1).cloned();
         args.drain(k..(k + 2).min(args.len()));
         value
     };
-    let player = take_text("--player");
-    let compare = take_text("--compare");
+    let max_files = take("--files")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(usize::MAX);
+    let rounds = take("--rounds").and_then(|v| v.parse().ok()).unwrap_or(12);
+    let player = take("--player");
+    let compare = take("--compare");
     let learner = player.as_deref().map_or(Learner::Everyone, Learner::Player);
     let dirs: Vec<PathBuf> = args.into_iter().map(PathBuf::from).collect();
     if dirs.is_empty() {

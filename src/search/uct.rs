@@ -5,6 +5,7 @@
 
 use super::bench::PlayoutKind;
 use super::criticality::{final_owner, LocalCounts, SharedCounts};
+use super::gammas::Source;
 use super::playout::{play_out, PlayoutScratch, PlayoutStyle, ShapeChoice, WHITE_MOVE};
 use super::policy::{children_with_priors, LadderScratch, Priors, Recent};
 use super::pool::{on_threads, worker_seed};
@@ -242,7 +243,7 @@ const KNOBS: [(&str, Setter); 39] = [
     ("prior_gamma_own", |p, v| p.priors.gamma_own = v >= 0.5),
     ("prior_gamma_distilled", |p, v| {
         if v >= 0.5 {
-            p.priors.gamma_source = super::gammas::Source::OwnGames9
+            p.priors.gamma_source = Source::OwnGames9
         }
     }),
     ("crit_weight", |p, v| p.crit_weight = v),
@@ -1402,14 +1403,8 @@ mod tests {
         assert_eq!(tuned.explore, 0.2);
         assert_eq!(tuned.rave_equiv, 1000.0);
         assert_eq!(tuned.priors.even, 12);
-        assert_eq!(
-            tuned.priors.gamma_source,
-            super::super::gammas::Source::OwnGames9
-        );
-        assert_eq!(
-            default.priors.gamma_source,
-            super::super::gammas::Source::Records
-        );
+        assert_eq!(tuned.priors.gamma_source, Source::OwnGames9);
+        assert_eq!(default.priors.gamma_source, Source::Records);
         assert_eq!(tuned.expand_at, default.expand_at);
         assert_eq!(tuned.priors.capture, default.priors.capture);
         assert_eq!(Tuning::parse("").unwrap(), Tuning::default());
