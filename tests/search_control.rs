@@ -331,3 +331,34 @@ fn a_decided_search_stops_early_unless_told_to_spend_its_budget() {
     assert!(stopped_early < 4000, "{stopped_early}");
     assert_eq!(playouts_spent("early_stop=0"), 4000);
 }
+
+/// The opening book answers 9x9 games with komi 7 without a playout, and
+/// only those: another komi, or the book switched off, is searched.
+#[test]
+fn the_opening_book_answers_only_the_games_it_was_searched_for() {
+    let with_komi = |komi: f64| {
+        let mut rules = Rules::preset("chinese").unwrap();
+        rules.komi = komi;
+        Game::new(9, rules).unwrap()
+    };
+    let genmove = |game: &Game, tuning: &str| {
+        let mut searcher = Searcher::new(SearchConfig {
+            tuning: Tuning::parse(tuning).unwrap(),
+            ..config(1)
+        });
+        let limits = Limits {
+            playouts: Some(300),
+            time: None,
+        };
+        searcher.genmove(game, Color::Black, &limits, &AtomicBool::new(false))
+    };
+    let booked = genmove(&with_komi(7.0), "book=1");
+    assert_eq!(booked.snapshot.playouts, 0);
+    let Decision::Play(mv) = booked.decision else {
+        panic!("resigned on an empty board")
+    };
+    assert!(with_komi(7.0).is_legal(Color::Black, mv));
+    assert_eq!(booked.snapshot.candidates[0].mv, mv);
+    assert!(genmove(&with_komi(7.5), "book=1").snapshot.playouts > 0);
+    assert!(genmove(&with_komi(7.0), "book=0").snapshot.playouts > 0);
+}

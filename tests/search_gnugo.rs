@@ -25,6 +25,7 @@ fn a_short_game_against_gnugo_is_legal_to_the_end() {
         seed: 1,
         tuning: Default::default(),
         resign: None,
+        opening: None,
     };
     for ishi in [Color::Black, Color::White] {
         let record = play_game(&cfg, ishi).unwrap_or_else(|e| panic!("{e}"));

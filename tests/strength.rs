@@ -13,7 +13,9 @@
 //! `ISHI_PARALLEL` (games played side by side, 1; with `ISHI_THREADS=1`
 //! this keeps both cores busy while GNU Go thinks), `ISHI_RESIGN` (ishi's
 //! resign threshold, 0 never resigns), `ISHI_ONLY` (play only these game
-//! numbers, comma separated, to replay some games of an earlier match).
+//! numbers, comma separated, to replay some games of an earlier match),
+//! `ISHI_OPENING=50000,12` (an experiment: that many playouts for ishi's
+//! moves among the first 12 plies).
 //! Game `n` (from 1) has seed `ISHI_SEED + n - 1`, for ishi and for GNU Go
 //! alike, so with one search thread it replays move for move.
 //! Colours alternate, ishi taking Black in the first game. A game ends on a
@@ -59,6 +61,11 @@ fn match_against_gnugo() {
             v.parse()
                 .unwrap_or_else(|_| panic!("ISHI_RESIGN: '{v}' is not a fraction"))
         }),
+        opening: std::env::var("ISHI_OPENING").ok().map(|v| {
+            v.split_once(',')
+                .and_then(|(n, plies)| Some((n.trim().parse().ok()?, plies.trim().parse().ok()?)))
+                .unwrap_or_else(|| panic!("ISHI_OPENING: '{v}' is not playouts,plies"))
+        }),
     };
     let only: Option<Vec<usize>> = std::env::var("ISHI_ONLY").ok().map(|v| {
         v.split(',')
@@ -77,6 +84,9 @@ fn match_against_gnugo() {
     );
     if cfg.tuning != Tuning::default() {
         println!("tuning: {:?}", cfg.tuning);
+    }
+    if let Some((playouts, plies)) = cfg.opening {
+        println!("opening: {playouts} playouts per move for the first {plies} plies");
     }
     let minutes: f64 = env("ISHI_MINUTES", f64::INFINITY);
     let parallel: usize = env("ISHI_PARALLEL", 1).max(1);

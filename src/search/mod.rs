@@ -3,6 +3,7 @@
 //! `pool`); nothing below this module does I/O or spawns threads.
 
 pub mod bench;
+pub mod book;
 pub mod criticality;
 pub mod gammas;
 pub mod patterns;
@@ -178,6 +179,9 @@ impl Searcher {
                 DEFAULT_PLAYOUTS
             },
         );
+        if let Some(answer) = self.book_move(game, color) {
+            return answer;
+        }
         let time = limits.time.or(self.config.time_per_move);
         let start = Instant::now();
         // Leave a little for spawning, joining and answering.
@@ -285,6 +289,35 @@ impl Searcher {
     /// from the kept root, else a fresh one; the root expanded with the
     /// moves the rules allow now; the tree constants for this board; and
     /// the scorer of playout results.
+    /// The opening book's move, when the book is on and holds the position.
+    fn book_move(&mut self, game: &Game, color: Color) -> Option<SearchOutcome> {
+        let params = Params::tuned(game.size(), self.config.playout, &self.config.tuning);
+        if !params.book || color != game.to_move() {
+            return None;
+        }
+        let found = book::nine_by_nine().lookup(game)?;
+        log::info!("book move {:?} (win rate {:.3})", found.mv, found.winrate);
+        // The kept tree belongs to a search the game has left behind.
+        self.kept = None;
+        let candidate = Candidate {
+            mv: found.mv,
+            visits: 0,
+            winrate: found.winrate,
+            prior: 1.0,
+            lcb: found.winrate,
+            score_lead: 0.0,
+            pv: vec![found.mv],
+        };
+        Some(SearchOutcome {
+            decision: Decision::Play(found.mv),
+            snapshot: Snapshot {
+                candidates: vec![candidate],
+                ownership: Vec::new(),
+                playouts: 0,
+            },
+        })
+    }
+
     fn prepare(&mut self, game: &Game, color: Color) -> (Tree, Root, Params, Scorer) {
         let max_nodes = self.config.max_nodes;
         let params =

@@ -127,6 +127,9 @@ pub struct Params {
     /// (9x9, komi 7, 5000 playouts, seeds 10490 and 10290) where the
     /// default won 265.
     pub reuse: bool,
+    /// Play the opening book's move where it has one (see `book`: 9x9,
+    /// komi 7, area scoring) instead of searching.
+    pub book: bool,
     pub priors: Priors,
 }
 
@@ -156,6 +159,7 @@ impl Params {
             explore_lost: 0.0,
             lost_below: 0.15,
             reuse: true,
+            book: false,
             priors: Priors::for_size(size),
         }
     }
@@ -187,7 +191,7 @@ fn visits(v: f64) -> u16 {
 type Setter = fn(&mut Params, f64);
 
 /// Every constant `--tune` can set: its name and how it is set.
-const KNOBS: [(&str, Setter); 39] = [
+const KNOBS: [(&str, Setter); 40] = [
     ("expand_at", |p, v| {
         p.expand_at = v.round().min(u32::MAX as f64) as u32
     }),
@@ -255,6 +259,7 @@ const KNOBS: [(&str, Setter); 39] = [
     ("explore_lost", |p, v| p.explore_lost = v),
     ("lost_below", |p, v| p.lost_below = v.min(1.0)),
     ("reuse", |p, v| p.reuse = v >= 0.5),
+    ("book", |p, v| p.book = v >= 0.5),
 ];
 
 impl Tuning {

@@ -304,6 +304,10 @@ pub struct MatchConfig {
     pub tuning: Tuning,
     /// ishi's resign threshold, when not the default (0 never resigns).
     pub resign: Option<f64>,
+    /// More playouts for ishi's moves in the opening: (playouts, plies).
+    /// An experiment on what a deeper opening would be worth, not a way to
+    /// play a match at a fixed playout count.
+    pub opening: Option<(u64, usize)>,
 }
 
 #[derive(Debug)]
@@ -351,8 +355,11 @@ pub fn play_game(cfg: &MatchConfig, ishi: Color) -> Result<GameRecord, String> {
         resign_threshold: cfg.resign.unwrap_or(defaults.resign_threshold),
         ..defaults
     });
-    let limits = Limits {
-        playouts: Some(cfg.playouts),
+    let limits_at = |ply: usize| Limits {
+        playouts: Some(match cfg.opening {
+            Some((playouts, plies)) if ply < plies => playouts,
+            _ => cfg.playouts,
+        }),
         time: None,
     };
     let stop = AtomicBool::new(false);
@@ -383,10 +390,16 @@ pub fn play_game(cfg: &MatchConfig, ishi: Color) -> Result<GameRecord, String> {
     };
     while moves < max_moves && !game.is_over() {
         let mv = if to_move == ishi {
-            let outcome = searcher.genmove(&game, to_move, &limits, &stop);
+            let outcome = searcher.genmove(&game, to_move, &limits_at(moves), &stop);
             let best = outcome.snapshot.candidates.first();
             if let Some(best) = best {
-                winrates.push(format!("{}:{:.2}", moves + 1, best.winrate));
+                // A move from the opening book (no playouts) is marked "b".
+                let book = if outcome.snapshot.playouts == 0 {
+                    "b"
+                } else {
+                    ""
+                };
+                winrates.push(format!("{}:{:.2}{book}", moves + 1, best.winrate));
             }
             if verbose {
                 println!(

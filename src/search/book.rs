@@ -1,0 +1,388 @@
+//! An opening book: for the first moves of a game, the move a search far
+//! deeper than a game's allows chose in the same position.
+//!
+//! A 5,000-playout search of an opening position sees dozens of moves
+//! within a few hundredths of each other and picks among them by the luck
+//! of its playouts; against GNU Go, 50,000 playouts for ishi's first six
+//! moves won more games than 5,000 (README, Opening book). The book keeps
+//! those deeper choices, searched once, offline, by
+//! `examples/build_book.rs`.
+//!
+//! Each line of a book file is one position, given by the moves that led
+//! to it from the empty board, then `>`, the move chosen and its win rate:
+//!
+//! ```text
+//! E5 F6 > D4 0.512
+//! ```
+//!
+//! A position is found under any of the board's eight symmetries, so a
+//! book holds each position once. It answers only for the game it was
+//! searched for: its board size, komi and area scoring, no handicap, no
+//! setup stones and no passes.
+
+use crate::board::{Board, Color, Move};
+use crate::game::Game;
+use crate::rules::ScoringRule;
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::OnceLock;
+
+/// A point as (column, row) from the top left.
+type Xy = (u8, u8);
+
+/// The move a book gives, with the win rate its search saw.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BookMove {
+    pub mv: Move,
+    pub winrate: f64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Book {
+    size: usize,
+    komi: f64,
+    lines: HashMap<Vec<Xy>, (Xy, f32)>,
+}
+
+/// What was wrong with a line of a book file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BookError {
+    pub line: usize,
+    pub message: String,
+}
+
+impl fmt::Display for BookError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "book line {}: {}", self.line, self.message)
+    }
+}
+
+impl std::error::Error for BookError {}
+
+/// The point `p` under symmetry `k` (0..8) of a board of `size`: bit 0
+/// mirrors the columns, bit 1 the rows, bit 2 swaps the two.
+fn transform(p: Xy, k: usize, size: usize) -> Xy {
+    let last = (size - 1) as u8;
+    let (mut x, mut y) = p;
+    if k & 1 != 0 {
+        x = last - x;
+    }
+    if k & 2 != 0 {
+        y = last - y;
+    }
+    if k & 4 != 0 {
+        (y, x)
+    } else {
+        (x, y)
+    }
+}
+
+/// The point that [`transform`] takes to `p`.
+fn untransform(p: Xy, k: usize, size: usize) -> Xy {
+    let last = (size - 1) as u8;
+    let (mut x, mut y) = if k & 4 != 0 { (p.1, p.0) } else { p };
+    if k & 1 != 0 {
+        x = last - x;
+    }
+    if k & 2 != 0 {
+        y = last - y;
+    }
+    (x, y)
+}
+
+fn vertex_xy(text: &str, size: usize) -> Result<Xy, String> {
+    let board = Board::new(size).map_err(|e| e.to_string())?;
+    match crate::board::coord::parse_vertex(text, size) {
+        Ok(Some(p)) => {
+            let (x, y) = board.xy(p);
+            Ok((x as u8, y as u8))
+        }
+        Ok(None) => Err(format!("'{text}': a book holds no passes")),
+        Err(e) => Err(format!("'{text}': {e}")),
+    }
+}
+
+fn xy_vertex(p: Xy, size: usize) -> String {
+    match Board::new(size).and_then(|b| b.point(p.0 as usize, p.1 as usize)) {
+        Ok(point) => crate::board::coord::vertex_name(point, size),
+        Err(_) => "?".to_string(),
+    }
+}
+
+impl Book {
+    pub fn new(size: usize, komi: f64) -> Book {
+        Book {
+            size,
+            komi,
+            lines: HashMap::new(),
+        }
+    }
+
+    /// Reads a book for games of `size` with `komi` from its text.
+    pub fn parse(text: &str, size: usize, komi: f64) -> Result<Book, BookError> {
+        let mut book = Book::new(size, komi);
+        for (n, line) in text.lines().enumerate() {
+            let error = |message: String| BookError {
+                line: n + 1,
+                message,
+            };
+            let line = line.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let (moves, answer) = line
+                .split_once('>')
+                .ok_or_else(|| error("no '>' before the book move".into()))?;
+            let moves = moves
+                .split_whitespace()
+                .map(|v| vertex_xy(v, size))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(error)?;
+            let mut answer = answer.split_whitespace();
+            let mv = vertex_xy(answer.next().unwrap_or(""), size).map_err(error)?;
+            let winrate: f32 = answer
+                .next()
+                .and_then(|w| w.parse().ok())
+                .filter(|w: &f32| (0.0..=1.0).contains(w))
+                .ok_or_else(|| error("the win rate must be a number from 0 to 1".into()))?;
+            book.lines.insert(moves, (mv, winrate));
+        }
+        Ok(book)
+    }
+
+    pub fn len(&self) -> usize {
+        self.lines.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.lines.is_empty()
+    }
+
+    /// The placements of `game` as points, when the book can answer for
+    /// it: its size and komi, area scoring, an empty start with Black to
+    /// move, and no pass.
+    fn placements(&self, game: &Game) -> Option<Vec<Xy>> {
+        let (start, first) = game.start_position();
+        let suits = game.size() == self.size
+            && game.rules().komi == self.komi
+            && game.rules().scoring == ScoringRule::Area
+            && game.handicap() == 0
+            && first == Color::Black
+            && start.empties().len() == self.size * self.size;
+        if !suits {
+            return None;
+        }
+        let board = game.board();
+        game.plies()
+            .iter()
+            .map(|ply| match ply.mv {
+                Move::Place(p) => {
+                    let (x, y) = board.xy(p);
+                    Some((x as u8, y as u8))
+                }
+                Move::Pass => None,
+            })
+            .collect()
+    }
+
+    /// The book's move for the side to move in `game`, if the book holds
+    /// the position under some symmetry and the move is legal there.
+    pub fn lookup(&self, game: &Game) -> Option<BookMove> {
+        let moves = self.placements(game)?;
+        (0..8).find_map(|k| {
+            let seen: Vec<Xy> = moves.iter().map(|&p| transform(p, k, self.size)).collect();
+            let &(answer, winrate) = self.lines.get(&seen)?;
+            let (x, y) = untransform(answer, k, self.size);
+            let point = game.board().point(x as usize, y as usize).ok()?;
+            let mv = Move::Place(point);
+            game.is_legal(game.to_move(), mv).then_some(BookMove {
+                mv,
+                winrate: winrate as f64,
+            })
+        })
+    }
+
+    /// Adds `game`'s position with its move, unless the book holds it
+    /// already (under any symmetry) or cannot answer for that game.
+    /// Returns whether it was added.
+    pub fn insert(&mut self, game: &Game, answer: BookMove) -> bool {
+        let (Some(moves), Move::Place(p)) = (self.placements(game), answer.mv) else {
+            return false;
+        };
+        if self.lookup(game).is_some() {
+            return false;
+        }
+        let (x, y) = game.board().xy(p);
+        self.lines
+            .insert(moves, ((x as u8, y as u8), answer.winrate as f32));
+        true
+    }
+
+    /// Adds the positions of `other` that this book lacks under every
+    /// symmetry (books of the same size and komi).
+    pub fn merge(&mut self, other: &Book) {
+        for (moves, &line) in &other.lines {
+            let known = (0..8).any(|k| {
+                let seen: Vec<Xy> = moves.iter().map(|&p| transform(p, k, self.size)).collect();
+                self.lines.contains_key(&seen)
+            });
+            if !known {
+                self.lines.insert(moves.clone(), line);
+            }
+        }
+    }
+
+    /// The book as text, shortest lines first, for [`Book::parse`].
+    pub fn to_text(&self) -> String {
+        let vertex = |p: Xy| xy_vertex(p, self.size);
+        let mut lines: Vec<(&Vec<Xy>, String)> = self
+            .lines
+            .iter()
+            .map(|(moves, &(answer, winrate))| {
+                let seq: Vec<String> = moves.iter().map(|&p| vertex(p)).collect();
+                let text = format!("{} > {} {winrate:.3}", seq.join(" "), vertex(answer));
+                (moves, text.trim_start().to_string())
+            })
+            .collect();
+        lines.sort_by(|a, b| a.0.len().cmp(&b.0.len()).then_with(|| a.1.cmp(&b.1)));
+        lines.into_iter().map(|(_, l)| l + "\n").collect()
+    }
+}
+
+/// The book shipped for 9x9 with komi 7 (area scoring): see
+/// `examples/build_book.rs` for how it was made.
+pub fn nine_by_nine() -> &'static Book {
+    static BOOK: OnceLock<Book> = OnceLock::new();
+    BOOK.get_or_init(|| {
+        // The shipped file is checked by a test; a broken one is no book.
+        Book::parse(include_str!("book9.txt"), 9, 7.0).unwrap_or_else(|_| Book::new(9, 7.0))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::coord::parse_vertex;
+    use crate::rules::Rules;
+
+    fn game_after(moves: &[&str], komi: f64) -> Game {
+        let mut rules = Rules::preset("chinese").unwrap();
+        rules.komi = komi;
+        let mut game = Game::new(9, rules).unwrap();
+        for v in moves {
+            let mv = match parse_vertex(v, 9).unwrap() {
+                Some(p) => Move::Place(p),
+                None => Move::Pass,
+            };
+            game.play_move(mv).unwrap();
+        }
+        game
+    }
+
+    fn answer(game: &Game, book: &Book) -> Option<String> {
+        book.lookup(game)
+            .map(|b| crate::board::coord::move_name(b.mv, 9))
+    }
+
+    #[test]
+    fn every_symmetry_is_undone_by_its_inverse() {
+        for k in 0..8 {
+            for x in 0..9 {
+                for y in 0..9 {
+                    assert_eq!(untransform(transform((x, y), k, 9), k, 9), (x, y));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_position_is_found_under_every_symmetry() {
+        // The book knows Black E5, White F6 (up and to the right of
+        // tengen); the mirrored games find the mirrored answer.
+        //   . . . . .        . . . . .
+        //   . . . O .        . O . . .
+        //   . . X . .   ->   . . X . .
+        let book = Book::parse("> E5 0.5\nE5 F6 > D4 0.52\n", 9, 7.0).unwrap();
+        assert_eq!(answer(&game_after(&[], 7.0), &book).as_deref(), Some("E5"));
+        assert_eq!(
+            answer(&game_after(&["E5", "F6"], 7.0), &book).as_deref(),
+            Some("D4")
+        );
+        assert_eq!(
+            answer(&game_after(&["E5", "D6"], 7.0), &book).as_deref(),
+            Some("F4")
+        );
+        assert_eq!(
+            answer(&game_after(&["E5", "D4"], 7.0), &book).as_deref(),
+            Some("F6")
+        );
+        assert_eq!(
+            answer(&game_after(&["E5", "F4"], 7.0), &book).as_deref(),
+            Some("D6")
+        );
+    }
+
+    #[test]
+    fn the_book_keeps_out_of_games_it_was_not_searched_for() {
+        let book = Book::parse("> E5 0.5\nE5 F6 > D4 0.52\n", 9, 7.0).unwrap();
+        // Another komi, a pass, a position the book lacks.
+        assert_eq!(answer(&game_after(&[], 6.5), &book), None);
+        assert_eq!(answer(&game_after(&["pass", "E5"], 7.0), &book), None);
+        assert_eq!(answer(&game_after(&["E5", "G6"], 7.0), &book), None);
+        let mut japanese = game_after(&[], 7.0);
+        let mut rules = Rules::preset("japanese").unwrap();
+        rules.komi = 7.0;
+        japanese.set_rules(rules);
+        assert_eq!(answer(&japanese, &book), None);
+    }
+
+    #[test]
+    fn a_book_reads_back_what_it_wrote() {
+        let mut book = Book::new(9, 7.0);
+        let first = BookMove {
+            mv: game_after(&["E5"], 7.0).plies()[0].mv,
+            winrate: 0.5,
+        };
+        assert!(book.insert(&game_after(&[], 7.0), first));
+        // The same position mirrored is not added twice.
+        let g = game_after(&["E5", "F6"], 7.0);
+        let d4 = parse_vertex("D4", 9).unwrap().unwrap();
+        let reply = BookMove {
+            mv: Move::Place(d4),
+            winrate: 0.52,
+        };
+        assert!(book.insert(&g, reply));
+        assert!(!book.insert(&game_after(&["E5", "D4"], 7.0), reply));
+        assert_eq!(book.len(), 2);
+        assert_eq!(Book::parse(&book.to_text(), 9, 7.0).unwrap(), book);
+        // Merging keeps one line per position: the mirrored E5 F4 is known.
+        let other = Book::parse("E5 F4 > D6 0.52\nE5 G6 > D4 0.51\n", 9, 7.0).unwrap();
+        book.merge(&other);
+        assert_eq!(book.len(), 3);
+    }
+
+    #[test]
+    fn malformed_lines_are_reported_with_their_number() {
+        let bad = ["E5 F6 D4 0.5", "E5 > Z9 0.5", "E5 > D4 1.5", "> pass 0.5"];
+        for line in bad {
+            let text = format!("> E5 0.5\n{line}\n");
+            let error = Book::parse(&text, 9, 7.0).unwrap_err();
+            assert_eq!(error.line, 2, "{line}: {error}");
+        }
+    }
+
+    #[test]
+    fn the_shipped_book_reads_and_answers_only_legal_moves() {
+        let text = include_str!("book9.txt");
+        let book = Book::parse(text, 9, 7.0).unwrap_or_else(|e| panic!("{e}"));
+        assert!(!book.is_empty());
+        for moves in book.lines.keys() {
+            let mut game = game_after(&[], 7.0);
+            for &(x, y) in moves {
+                let p = game.board().point(x as usize, y as usize).unwrap();
+                game.play_move(Move::Place(p)).unwrap();
+            }
+            assert!(book.lookup(&game).is_some(), "{moves:?}");
+        }
+    }
+}
