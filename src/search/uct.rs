@@ -128,7 +128,11 @@ pub struct Params {
     /// default won 265.
     pub reuse: bool,
     /// Play the opening book's move where it has one (see `book`: 9x9,
-    /// komi 7, area scoring) instead of searching.
+    /// komi 7, area scoring) instead of searching. On by default: against
+    /// GNU Go (9x9, komi 7, 5000 playouts) on three blocks of seeds the
+    /// default had played, it won more games than the search alone, by
+    /// the sign test p < 0.05 (README, Opening book). `--tune book=0`
+    /// searches every move.
     pub book: bool,
     pub priors: Priors,
 }
@@ -159,7 +163,7 @@ impl Params {
             explore_lost: 0.0,
             lost_below: 0.15,
             reuse: true,
-            book: false,
+            book: true,
             priors: Priors::for_size(size),
         }
     }
