@@ -134,39 +134,22 @@ fn merged(paths: &[String]) -> Result<String, String> {
 }
 
 fn main() {
+    if let Err(e) = run() {
+        eprintln!("build_book: {e}");
+        std::process::exit(2);
+    }
+}
+
+fn run() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("--merge") {
-        match merged(&args[1..]) {
-            Ok(text) => print!("{text}"),
-            Err(e) => {
-                eprintln!("build_book: {e}");
-                std::process::exit(2);
-            }
-        }
-        return;
+        print!("{}", merged(&args[1..])?);
+        return Ok(());
     }
-    let o = match options() {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("build_book: {e}");
-            std::process::exit(2);
-        }
-    };
-    let mut rules = match Rules::preset("chinese") {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("build_book: {e}");
-            std::process::exit(2);
-        }
-    };
+    let o = options()?;
+    let mut rules = Rules::preset("chinese").map_err(|e| e.to_string())?;
     rules.komi = KOMI;
-    let empty = match Game::new(SIZE, rules) {
-        Ok(g) => g,
-        Err(e) => {
-            eprintln!("build_book: {e}");
-            std::process::exit(2);
-        }
-    };
+    let empty = Game::new(SIZE, rules).map_err(|e| e.to_string())?;
     let replies_at = |depth: usize| o.replies[depth.min(o.replies.len() - 1)];
     let mut book = Book::new(SIZE, KOMI);
     // As Black the book starts on the empty board; as White after each of
@@ -205,4 +188,5 @@ fn main() {
         depth += 1;
     }
     print!("{}", book.to_text());
+    Ok(())
 }

@@ -5,7 +5,9 @@ use ishi::board::coord::parse_vertex;
 use ishi::board::{Board, Color, Move};
 use ishi::game::Game;
 use ishi::rules::Rules;
-use ishi::search::{Decision, Limits, PlayoutKind, SearchConfig, Searcher, Snapshot, Tuning};
+use ishi::search::{
+    Decision, Limits, PlayoutKind, SearchConfig, SearchOutcome, Searcher, Snapshot, Tuning,
+};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -297,6 +299,20 @@ fn pondering_on_the_opponents_time_feeds_the_next_search() {
 
 /// Once the most visited move is out of reach for the playouts left, a
 /// search stops; `--tune early_stop=0` spends the whole budget anyway.
+/// Black's move in `game` from a fresh one-thread searcher with `tuning`
+/// and at most `playouts`.
+fn genmove_tuned(game: &Game, tuning: &str, playouts: u64) -> SearchOutcome {
+    let mut searcher = Searcher::new(SearchConfig {
+        tuning: Tuning::parse(tuning).unwrap(),
+        ..config(1)
+    });
+    let limits = Limits {
+        playouts: Some(playouts),
+        time: None,
+    };
+    searcher.genmove(game, Color::Black, &limits, &AtomicBool::new(false))
+}
+
 #[test]
 fn a_decided_search_stops_early_unless_told_to_spend_its_budget() {
     // Black takes the white eight at F3, their one liberty.
@@ -315,15 +331,7 @@ fn a_decided_search_stops_early_unless_told_to_spend_its_budget() {
     .unwrap();
     let game = Game::from_position(board, Color::Black, Rules::default());
     let playouts_spent = |tuning: &str| {
-        let mut searcher = Searcher::new(SearchConfig {
-            tuning: Tuning::parse(tuning).unwrap(),
-            ..config(1)
-        });
-        let limits = Limits {
-            playouts: Some(4000),
-            time: None,
-        };
-        let outcome = searcher.genmove(&game, Color::Black, &limits, &AtomicBool::new(false));
+        let outcome = genmove_tuned(&game, tuning, 4000);
         assert_eq!(outcome.decision, Decision::Play(at("F3", 9)));
         outcome.snapshot.playouts
     };
@@ -341,17 +349,7 @@ fn the_opening_book_answers_only_the_games_it_was_searched_for() {
         rules.komi = komi;
         Game::new(9, rules).unwrap()
     };
-    let genmove = |game: &Game, tuning: &str| {
-        let mut searcher = Searcher::new(SearchConfig {
-            tuning: Tuning::parse(tuning).unwrap(),
-            ..config(1)
-        });
-        let limits = Limits {
-            playouts: Some(300),
-            time: None,
-        };
-        searcher.genmove(game, Color::Black, &limits, &AtomicBool::new(false))
-    };
+    let genmove = |game: &Game, tuning: &str| genmove_tuned(game, tuning, 300);
     let booked = genmove(&with_komi(7.0), "book=1");
     assert_eq!(booked.snapshot.playouts, 0);
     let Decision::Play(mv) = booked.decision else {

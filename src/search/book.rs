@@ -27,7 +27,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::OnceLock;
 
-/// A point as (column, row) from the top left.
+/// A point as (column, row), as [`Board::xy`] gives it.
 type Xy = (u8, u8);
 
 /// The move a book gives, with the win rate its search saw.
@@ -90,9 +90,8 @@ fn untransform(p: Xy, k: usize, size: usize) -> Xy {
     (x, y)
 }
 
-fn vertex_xy(text: &str, size: usize) -> Result<Xy, String> {
-    let board = Board::new(size).map_err(|e| e.to_string())?;
-    match crate::board::coord::parse_vertex(text, size) {
+fn vertex_xy(text: &str, board: &Board) -> Result<Xy, String> {
+    match crate::board::coord::parse_vertex(text, board.size()) {
         Ok(Some(p)) => {
             let (x, y) = board.xy(p);
             Ok((x as u8, y as u8))
@@ -102,9 +101,9 @@ fn vertex_xy(text: &str, size: usize) -> Result<Xy, String> {
     }
 }
 
-fn xy_vertex(p: Xy, size: usize) -> String {
-    match Board::new(size).and_then(|b| b.point(p.0 as usize, p.1 as usize)) {
-        Ok(point) => crate::board::coord::vertex_name(point, size),
+fn xy_vertex(p: Xy, board: &Board) -> String {
+    match board.point(p.0 as usize, p.1 as usize) {
+        Ok(point) => crate::board::coord::vertex_name(point, board.size()),
         Err(_) => "?".to_string(),
     }
 }
@@ -121,6 +120,10 @@ impl Book {
     /// Reads a book for games of `size` with `komi` from its text.
     pub fn parse(text: &str, size: usize, komi: f64) -> Result<Book, BookError> {
         let mut book = Book::new(size, komi);
+        let board = Board::new(size).map_err(|e| BookError {
+            line: 0,
+            message: e.to_string(),
+        })?;
         for (n, line) in text.lines().enumerate() {
             let error = |message: String| BookError {
                 line: n + 1,
@@ -135,11 +138,11 @@ impl Book {
                 .ok_or_else(|| error("no '>' before the book move".into()))?;
             let moves = moves
                 .split_whitespace()
-                .map(|v| vertex_xy(v, size))
+                .map(|v| vertex_xy(v, &board))
                 .collect::<Result<Vec<_>, _>>()
                 .map_err(error)?;
             let mut answer = answer.split_whitespace();
-            let mv = vertex_xy(answer.next().unwrap_or(""), size).map_err(error)?;
+            let mv = vertex_xy(answer.next().unwrap_or(""), &board).map_err(error)?;
             let winrate: f32 = answer
                 .next()
                 .and_then(|w| w.parse().ok())
@@ -185,13 +188,20 @@ impl Book {
             .collect()
     }
 
+    /// Every symmetry under which the book holds the position reached by
+    /// `moves`, with the book's line for it (in the book's orientation).
+    fn lines_for<'a>(&'a self, moves: &'a [Xy]) -> impl Iterator<Item = (usize, (Xy, f32))> + 'a {
+        (0..8).filter_map(move |k| {
+            let seen: Vec<Xy> = moves.iter().map(|&p| transform(p, k, self.size)).collect();
+            self.lines.get(&seen).map(|&line| (k, line))
+        })
+    }
+
     /// The book's move for the side to move in `game`, if the book holds
     /// the position under some symmetry and the move is legal there.
     pub fn lookup(&self, game: &Game) -> Option<BookMove> {
         let moves = self.placements(game)?;
-        (0..8).find_map(|k| {
-            let seen: Vec<Xy> = moves.iter().map(|&p| transform(p, k, self.size)).collect();
-            let &(answer, winrate) = self.lines.get(&seen)?;
+        let found = self.lines_for(&moves).find_map(|(k, (answer, winrate))| {
             let (x, y) = untransform(answer, k, self.size);
             let point = game.board().point(x as usize, y as usize).ok()?;
             let mv = Move::Place(point);
@@ -199,7 +209,8 @@ impl Book {
                 mv,
                 winrate: winrate as f64,
             })
-        })
+        });
+        found
     }
 
     /// Adds `game`'s position with its move, unless the book holds it
@@ -222,11 +233,7 @@ impl Book {
     /// symmetry (books of the same size and komi).
     pub fn merge(&mut self, other: &Book) {
         for (moves, &line) in &other.lines {
-            let known = (0..8).any(|k| {
-                let seen: Vec<Xy> = moves.iter().map(|&p| transform(p, k, self.size)).collect();
-                self.lines.contains_key(&seen)
-            });
-            if !known {
+            if self.lines_for(moves).next().is_none() {
                 self.lines.insert(moves.clone(), line);
             }
         }
@@ -234,7 +241,10 @@ impl Book {
 
     /// The book as text, shortest lines first, for [`Book::parse`].
     pub fn to_text(&self) -> String {
-        let vertex = |p: Xy| xy_vertex(p, self.size);
+        let Ok(board) = Board::new(self.size) else {
+            return String::new();
+        };
+        let vertex = |p: Xy| xy_vertex(p, &board);
         let mut lines: Vec<(&Vec<Xy>, String)> = self
             .lines
             .iter()

@@ -285,10 +285,6 @@ impl Searcher {
         self.config.seed ^ root_key(game, color)
     }
 
-    /// The tree for this search: the kept subtree when the game went on
-    /// from the kept root, else a fresh one; the root expanded with the
-    /// moves the rules allow now; the tree constants for this board; and
-    /// the scorer of playout results.
     /// The opening book's move, when the book is on and holds the position.
     fn book_move(&mut self, game: &Game, color: Color) -> Option<SearchOutcome> {
         let params = Params::tuned(game.size(), self.config.playout, &self.config.tuning);
@@ -318,6 +314,10 @@ impl Searcher {
         })
     }
 
+    /// The tree for this search: the kept subtree when the game went on
+    /// from the kept root, else a fresh one; the root expanded with the
+    /// moves the rules allow now; the tree constants for this board; and
+    /// the scorer of playout results.
     fn prepare(&mut self, game: &Game, color: Color) -> (Tree, Root, Params, Scorer) {
         let max_nodes = self.config.max_nodes;
         let params =
