@@ -21,7 +21,7 @@ use ishi::board::Move;
 use ishi::game::Game;
 use ishi::rules::Rules;
 use ishi::search::book::{Book, BookMove};
-use ishi::search::{Decision, Limits, SearchConfig, Searcher};
+use ishi::search::{Decision, Limits, SearchConfig, Searcher, Tuning};
 use rayon::prelude::*;
 use std::sync::atomic::AtomicBool;
 
@@ -80,6 +80,9 @@ fn search(game: &Game, playouts: u64) -> Found {
         threads: 1,
         playouts: Some(playouts),
         resign_threshold: 0.0,
+        // Every position is searched: a book answer has no visits to
+        // find the opponent's replies by.
+        tuning: Tuning::parse("book=0").unwrap_or_default(),
         ..SearchConfig::default()
     });
     let limits = Limits {
