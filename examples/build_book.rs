@@ -16,13 +16,25 @@
 //!     cargo run --release --example build_book -- --merge A.txt B.txt > book.txt
 //!
 //! writes the union of books (a position in several: the first book's line).
+//!
+//!     cargo run --release --example build_book -- --records DIR [--records DIR] \
+//!         [--player NAME] [--min-games 3] [--plies 12] [--known BOOK] > new.txt
+//!
+//! searches instead the positions that game records (the `*.sgf` files in
+//! each DIR) reached at least `--min-games` times before ply `--plies`,
+//! under any symmetry, with NAME (the record's `PB` or `PW`) to move, and
+//! writes those that neither the shipped book nor any `--known` book
+//! holds. Records of a player's games say which openings it meets, where
+//! a tree of strongest replies guesses; merge the result into the book.
 
 use ishi::board::Move;
 use ishi::game::Game;
 use ishi::rules::Rules;
 use ishi::search::book::{Book, BookMove};
 use ishi::search::{Decision, Limits, SearchConfig, Searcher, Tuning};
+use ishi::sgf;
 use rayon::prelude::*;
+use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 
 /// The game the engine's book is for (`ishi::search::book::nine_by_nine`).
@@ -33,6 +45,10 @@ struct Options {
     playouts: u64,
     plies: usize,
     replies: Vec<usize>,
+    records: Vec<String>,
+    player: Option<String>,
+    min_games: usize,
+    known: Vec<String>,
 }
 
 fn number<T: std::str::FromStr>(flag: &str, v: &str) -> Result<T, String> {
@@ -46,6 +62,10 @@ fn options() -> Result<Options, String> {
         playouts: 50_000,
         plies: 10,
         replies: vec![3],
+        records: Vec::new(),
+        player: None,
+        min_games: 3,
+        known: Vec::new(),
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -59,6 +79,10 @@ fn options() -> Result<Options, String> {
                     .map(|n| number(&flag, n))
                     .collect::<Result<_, _>>()?
             }
+            "--records" => o.records.push(v),
+            "--player" => o.player = Some(v),
+            "--min-games" => o.min_games = number(&flag, &v)?,
+            "--known" => o.known.push(v),
             other => return Err(format!("unknown option {other}")),
         }
     }
@@ -125,15 +149,97 @@ fn replies(game: &Game, found: &Found, count: usize) -> Vec<Game> {
         .collect()
 }
 
-/// The union of the books in `paths`, as text.
-fn merged(paths: &[String]) -> Result<String, String> {
+/// The union of the books in `paths`.
+fn merged(paths: &[String]) -> Result<Book, String> {
     let mut union = Book::new(SIZE, KOMI);
     for path in paths {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
         let book = Book::parse(&text, SIZE, KOMI).map_err(|e| format!("{path}: {e}"))?;
         union.merge(&book);
     }
-    Ok(union.to_text())
+    Ok(union)
+}
+
+/// The value of the SGF property `name` (`PB`, `PW`) at the root of a record.
+fn root_property<'a>(record: &'a str, name: &str) -> Option<&'a str> {
+    let start = record.find(&format!("{name}["))? + name.len() + 1;
+    let len = record[start..].find(']')?;
+    Some(&record[start..start + len])
+}
+
+/// The positions before ply `o.plies` that the records in `o.records`
+/// reached at least `o.min_games` times with `o.player` to move, and that
+/// `known` lacks, most often reached first.
+fn positions_in_records(o: &Options, known: &Book, rules: &Rules) -> Result<Vec<Game>, String> {
+    let mut seen: HashMap<Vec<(u8, u8)>, (usize, Game)> = HashMap::new();
+    let mut records = 0;
+    for dir in &o.records {
+        let entries = std::fs::read_dir(dir).map_err(|e| format!("{dir}: {e}"))?;
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.extension().and_then(|e| e.to_str()) != Some("sgf") {
+                continue;
+            }
+            let Ok(text) = std::fs::read_to_string(&path) else {
+                continue;
+            };
+            records += 1;
+            for ply in 0..o.plies {
+                // A record shorter than `ply` moves gives the same game again.
+                let Ok(game) = sgf::read_game(&text, Some(ply as i64 + 1), rules) else {
+                    break;
+                };
+                if game.plies().len() < ply {
+                    break;
+                }
+                let mover = if game.to_move() == ishi::board::Color::Black {
+                    "PB"
+                } else {
+                    "PW"
+                };
+                if o.player
+                    .as_deref()
+                    .is_some_and(|p| root_property(&text, mover) != Some(p))
+                {
+                    continue;
+                }
+                let Some(key) = known.key(&game) else {
+                    break;
+                };
+                if known.lookup(&game).is_none() {
+                    seen.entry(key).or_insert((0, game)).0 += 1;
+                }
+            }
+        }
+    }
+    let mut often: Vec<(usize, Game)> = seen
+        .into_values()
+        .filter(|(n, _)| *n >= o.min_games)
+        .collect();
+    often.sort_by_key(|(n, _)| std::cmp::Reverse(*n));
+    let games: usize = often.iter().map(|(n, _)| n).sum();
+    eprintln!(
+        "{records} records: {} positions reached {}+ times ({games} times in all)",
+        often.len(),
+        o.min_games
+    );
+    Ok(often.into_iter().map(|(_, g)| g).collect())
+}
+
+/// Searches `positions` and returns the book of their moves.
+fn searched(positions: Vec<Game>, playouts: u64) -> Book {
+    let found: Vec<(Game, Found)> = positions
+        .into_par_iter()
+        .map(|game| {
+            let own = search(&game, playouts);
+            (game, own)
+        })
+        .collect();
+    let mut book = Book::new(SIZE, KOMI);
+    for (game, own) in found {
+        book.insert(&game, own.best);
+    }
+    book
 }
 
 fn main() {
@@ -146,12 +252,19 @@ fn main() {
 fn run() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("--merge") {
-        print!("{}", merged(&args[1..])?);
+        print!("{}", merged(&args[1..])?.to_text());
         return Ok(());
     }
     let o = options()?;
     let mut rules = Rules::preset("chinese").map_err(|e| e.to_string())?;
     rules.komi = KOMI;
+    if !o.records.is_empty() {
+        let mut known = merged(&o.known)?;
+        known.merge(ishi::search::book::nine_by_nine());
+        let positions = positions_in_records(&o, &known, &rules)?;
+        print!("{}", searched(positions, o.playouts).to_text());
+        return Ok(());
+    }
     let empty = Game::new(SIZE, rules).map_err(|e| e.to_string())?;
     let replies_at = |depth: usize| o.replies[depth.min(o.replies.len() - 1)];
     let mut book = Book::new(SIZE, KOMI);

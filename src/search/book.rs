@@ -188,6 +188,16 @@ impl Book {
             .collect()
     }
 
+    /// One name for the position of `game` under all eight symmetries (the
+    /// least of its transformed move sequences), when the book can answer
+    /// for the game: positions met in game records are counted by it.
+    pub fn key(&self, game: &Game) -> Option<Vec<(u8, u8)>> {
+        let moves = self.placements(game)?;
+        (0..8)
+            .map(|k| -> Vec<Xy> { moves.iter().map(|&p| transform(p, k, self.size)).collect() })
+            .min()
+    }
+
     /// Every symmetry under which the book holds the position reached by
     /// `moves`, with the book's line for it (in the book's orientation).
     fn lines_for<'a>(&'a self, moves: &'a [Xy]) -> impl Iterator<Item = (usize, (Xy, f32))> + 'a {
@@ -369,6 +379,22 @@ mod tests {
         let other = Book::parse("E5 F4 > D6 0.52\nE5 G6 > D4 0.51\n", 9, 7.0).unwrap();
         book.merge(&other);
         assert_eq!(book.len(), 3);
+    }
+
+    #[test]
+    fn a_position_has_one_key_under_every_symmetry() {
+        // . . .     The same two stones, seen from the other corner
+        // . X O     and across the diagonal, are one position.
+        // . . .
+        let book = Book::new(9, 7.0);
+        let key = book.key(&game_after(&["C3", "D3"], 7.0));
+        assert!(key.is_some());
+        for moves in [["G7", "F7"], ["C3", "C4"], ["G3", "G4"], ["C7", "D7"]] {
+            assert_eq!(book.key(&game_after(&moves, 7.0)), key, "{moves:?}");
+        }
+        assert_ne!(book.key(&game_after(&["C3", "E3"], 7.0)), key);
+        assert_ne!(book.key(&game_after(&["D3", "C3"], 7.0)), key);
+        assert_eq!(book.key(&game_after(&["C3", "D3"], 6.5)), None);
     }
 
     #[test]
