@@ -32,9 +32,7 @@ use ishi::game::Game;
 use ishi::rules::Rules;
 use ishi::search::book::{Book, BookMove};
 use ishi::search::{Decision, Limits, SearchConfig, Searcher, Tuning};
-use ishi::sgf;
 use rayon::prelude::*;
-use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 
 /// The game the engine's book is for (`ishi::search::book::nine_by_nine`).
@@ -160,66 +158,29 @@ fn merged(paths: &[String]) -> Result<Book, String> {
     Ok(union)
 }
 
-/// The value of the SGF property `name` (`PB`, `PW`) at the root of a record.
-fn root_property<'a>(record: &'a str, name: &str) -> Option<&'a str> {
-    let start = record.find(&format!("{name}["))? + name.len() + 1;
-    let len = record[start..].find(']')?;
-    Some(&record[start..start + len])
-}
-
 /// The positions before ply `o.plies` that the records in `o.records`
 /// reached at least `o.min_games` times with `o.player` to move, and that
 /// `known` lacks, most often reached first.
 fn positions_in_records(o: &Options, known: &Book, rules: &Rules) -> Result<Vec<Game>, String> {
-    let mut seen: HashMap<Vec<(u8, u8)>, (usize, Game)> = HashMap::new();
-    let mut records = 0;
+    let mut records = Vec::new();
     for dir in &o.records {
         let entries = std::fs::read_dir(dir).map_err(|e| format!("{dir}: {e}"))?;
         for entry in entries.flatten() {
             let path = entry.path();
-            if path.extension().and_then(|e| e.to_str()) != Some("sgf") {
-                continue;
-            }
-            let Ok(text) = std::fs::read_to_string(&path) else {
-                continue;
-            };
-            records += 1;
-            for ply in 0..o.plies {
-                // A record shorter than `ply` moves gives the same game again.
-                let Ok(game) = sgf::read_game(&text, Some(ply as i64 + 1), rules) else {
-                    break;
-                };
-                if game.plies().len() < ply {
-                    break;
-                }
-                let mover = if game.to_move() == ishi::board::Color::Black {
-                    "PB"
-                } else {
-                    "PW"
-                };
-                if o.player
-                    .as_deref()
-                    .is_some_and(|p| root_property(&text, mover) != Some(p))
-                {
-                    continue;
-                }
-                let Some(key) = known.key(&game) else {
-                    break;
-                };
-                if known.lookup(&game).is_none() {
-                    seen.entry(key).or_insert((0, game)).0 += 1;
-                }
+            if path.extension().and_then(|e| e.to_str()) == Some("sgf") {
+                records.push(std::fs::read_to_string(&path).map_err(|e| format!("{path:?}: {e}"))?);
             }
         }
     }
-    let mut often: Vec<(usize, Game)> = seen
-        .into_values()
+    let counted = known.unanswered_positions(&records, o.player.as_deref(), o.plies, rules);
+    let often: Vec<(usize, Game)> = counted
+        .into_iter()
         .filter(|(n, _)| *n >= o.min_games)
         .collect();
-    often.sort_by_key(|(n, _)| std::cmp::Reverse(*n));
     let games: usize = often.iter().map(|(n, _)| n).sum();
     eprintln!(
-        "{records} records: {} positions reached {}+ times ({games} times in all)",
+        "{} records: {} positions reached {}+ times ({games} times in all)",
+        records.len(),
         often.len(),
         o.min_games
     );

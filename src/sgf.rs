@@ -159,15 +159,28 @@ fn apply_setup(node: &SgfNode<Prop>, board: &mut Board) -> Result<bool, SgfError
     Ok(any)
 }
 
+/// The name a record gives the player of `color` (`PB` or `PW`).
+pub fn player_name(text: &str, color: Color) -> Option<String> {
+    let id = if color == Color::Black { "PB" } else { "PW" };
+    match parse(text).ok()?.first()?.get_property(id)? {
+        Prop::PB(name) | Prop::PW(name) => Some(name.text.clone()),
+        _ => None,
+    }
+}
+
+fn parse(text: &str) -> Result<Vec<SgfNode<Prop>>, SgfError> {
+    if text.matches(';').count() > MAX_NODES || text.matches('(').count() > MAX_NODES {
+        return Err(SgfError::TooLarge);
+    }
+    go::parse(text).map_err(|e| SgfError::Parse(e.to_string()))
+}
+
 /// Reads the main line of the first game in `text`. With `move_number`,
 /// only the moves numbered below it are played (GTP `loadsgf`). Rules come
 /// from `RU` where it names known rules, else `current` stays; komi from
 /// `KM` where present.
 pub fn read_game(text: &str, move_number: Option<i64>, current: &Rules) -> Result<Game, SgfError> {
-    if text.matches(';').count() > MAX_NODES || text.matches('(').count() > MAX_NODES {
-        return Err(SgfError::TooLarge);
-    }
-    let trees = go::parse(text).map_err(|e| SgfError::Parse(e.to_string()))?;
+    let trees = parse(text)?;
     let root = trees.first().ok_or(SgfError::NoGame)?;
     let size = match root.get_property("SZ") {
         Some(Prop::SZ((w, h))) if w == h => *w as usize,
@@ -325,6 +338,15 @@ mod tests {
         assert_eq!(moves(a), moves(b));
         assert_eq!(a.board(), b.board());
         assert_eq!(a.to_move(), b.to_move());
+    }
+
+    #[test]
+    fn players_are_named_by_pb_and_pw() {
+        let record = "(;GM[1]SZ[9]PB[GNU Go]PW[ishi];B[ee];W[cc])";
+        assert_eq!(player_name(record, Color::Black).as_deref(), Some("GNU Go"));
+        assert_eq!(player_name(record, Color::White).as_deref(), Some("ishi"));
+        assert_eq!(player_name("(;GM[1]SZ[9];B[ee])", Color::Black), None);
+        assert_eq!(player_name("not a record", Color::White), None);
     }
 
     #[test]

@@ -22,7 +22,8 @@
 
 use crate::board::{Board, Color, Move};
 use crate::game::Game;
-use crate::rules::ScoringRule;
+use crate::rules::{Rules, ScoringRule};
+use crate::sgf;
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::OnceLock;
@@ -196,6 +197,44 @@ impl Book {
         (0..8)
             .map(|k| -> Vec<Xy> { moves.iter().map(|&p| transform(p, k, self.size)).collect() })
             .min()
+    }
+
+    /// The positions before ply `plies` that the game `records` (SGF
+    /// texts) reached and this book lacks, each with the number of records
+    /// that reached it under any symmetry, most often reached first. With
+    /// `player`, only the positions where the player of that name (`PB`,
+    /// `PW`) was to move. A record that cannot be read is skipped.
+    pub fn unanswered_positions(
+        &self,
+        records: &[String],
+        player: Option<&str>,
+        plies: usize,
+        rules: &Rules,
+    ) -> Vec<(usize, Game)> {
+        let mut seen: HashMap<Vec<Xy>, (usize, Game)> = HashMap::new();
+        for record in records {
+            let names = [Color::Black, Color::White].map(|c| sgf::player_name(record, c));
+            for ply in 0..plies {
+                let Ok(game) = sgf::read_game(record, Some(ply as i64 + 1), rules) else {
+                    break;
+                };
+                let Some(key) = self.key(&game) else {
+                    break;
+                };
+                // A record shorter than `ply` moves gives its last position again.
+                if game.plies().len() < ply {
+                    break;
+                }
+                let mover = names[(game.to_move() == Color::White) as usize].as_deref();
+                if player.is_some_and(|p| mover != Some(p)) || self.lookup(&game).is_some() {
+                    continue;
+                }
+                seen.entry(key).or_insert((0, game)).0 += 1;
+            }
+        }
+        let mut often: Vec<(usize, Game)> = seen.into_values().collect();
+        often.sort_by_key(|(n, _)| std::cmp::Reverse(*n));
+        often
     }
 
     /// Every symmetry under which the book holds the position reached by
@@ -395,6 +434,56 @@ mod tests {
         assert_ne!(book.key(&game_after(&["C3", "E3"], 7.0)), key);
         assert_ne!(book.key(&game_after(&["D3", "C3"], 7.0)), key);
         assert_eq!(book.key(&game_after(&["C3", "D3"], 6.5)), None);
+    }
+
+    #[test]
+    fn records_are_counted_by_position_under_every_symmetry() {
+        // Three records open 3-3 then 3-4 from different corners (one
+        // position); a fourth answers 3-3 from elsewhere. The book holds
+        // the empty board.
+        let record = |black: &str, moves: &str| {
+            format!("(;GM[1]SZ[9]KM[7]RU[Chinese]PB[{black}]PW[ishi]{moves})")
+        };
+        let records = [
+            record("GNU Go", ";B[cg];W[dg];B[gg]"),
+            record("GNU Go", ";B[gc];W[fc]"),
+            record("GNU Go", ";B[cg];W[cf]"),
+            record("GNU Go", ";B[cg];W[ee]"),
+            "not a record".to_string(),
+        ];
+        let mut book = Book::new(9, 7.0);
+        book.insert(
+            &game_after(&[], 7.0),
+            BookMove {
+                mv: Move::Place(parse_vertex("E5", 9).unwrap().unwrap()),
+                winrate: 0.5,
+            },
+        );
+        let rules = Rules::preset("chinese").unwrap();
+        let count = |player: Option<&str>| -> Vec<(usize, String)> {
+            book.unanswered_positions(&records, player, 3, &rules)
+                .iter()
+                .map(|(n, g)| {
+                    let moves: Vec<String> = g
+                        .plies()
+                        .iter()
+                        .map(|p| crate::board::coord::move_name(p.mv, 9))
+                        .collect();
+                    (*n, moves.join(" "))
+                })
+                .collect()
+        };
+        let for_ishi = count(Some("ishi"));
+        assert_eq!(for_ishi.len(), 1, "{for_ishi:?}");
+        assert_eq!(for_ishi[0].0, 4);
+        let all = count(None);
+        assert_eq!(all.len(), 3, "{all:?}");
+        assert_eq!(all[0], for_ishi[0]);
+        assert!(all
+            .iter()
+            .any(|(n, moves)| *n == 3 && moves.split(' ').count() == 2));
+        assert!(all.iter().any(|(n, moves)| *n == 1 && moves == "C3 E5"));
+        assert!(count(Some("nobody")).is_empty());
     }
 
     #[test]
