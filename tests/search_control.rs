@@ -297,8 +297,6 @@ fn pondering_on_the_opponents_time_feeds_the_next_search() {
     assert!(visits > 100, "the pondered subtree was kept: {visits}");
 }
 
-/// Once the most visited move is out of reach for the playouts left, a
-/// search stops; `--tune early_stop=0` spends the whole budget anyway.
 /// Black's move in `game` from a fresh one-thread searcher with `tuning`
 /// and at most `playouts`.
 fn genmove_tuned(game: &Game, tuning: &str, playouts: u64) -> SearchOutcome {
@@ -313,6 +311,8 @@ fn genmove_tuned(game: &Game, tuning: &str, playouts: u64) -> SearchOutcome {
     searcher.genmove(game, Color::Black, &limits, &AtomicBool::new(false))
 }
 
+/// Once the most visited move is out of reach for the playouts left, a
+/// search stops; `--tune early_stop=0` spends the whole budget anyway.
 #[test]
 fn a_decided_search_stops_early_unless_told_to_spend_its_budget() {
     // Black takes the white eight at F3, their one liberty.

@@ -194,9 +194,12 @@ impl Book {
     /// for the game: positions met in game records are counted by it.
     pub fn key(&self, game: &Game) -> Option<Vec<(u8, u8)>> {
         let moves = self.placements(game)?;
-        (0..8)
-            .map(|k| -> Vec<Xy> { moves.iter().map(|&p| transform(p, k, self.size)).collect() })
-            .min()
+        (0..8).map(|k| self.transformed(&moves, k)).min()
+    }
+
+    /// `moves` under symmetry `k`.
+    fn transformed(&self, moves: &[Xy], k: usize) -> Vec<Xy> {
+        moves.iter().map(|&p| transform(p, k, self.size)).collect()
     }
 
     /// The positions before ply `plies` that the game `records` (SGF
@@ -213,23 +216,21 @@ impl Book {
     ) -> Vec<(usize, Game)> {
         let mut seen: HashMap<Vec<Xy>, (usize, Game)> = HashMap::new();
         for record in records {
+            // The moves before `plies`, then each shorter position by undoing.
+            let Ok(mut game) = sgf::read_game(record, Some(plies as i64), rules) else {
+                continue;
+            };
             let names = [Color::Black, Color::White].map(|c| sgf::player_name(record, c));
-            for ply in 0..plies {
-                let Ok(game) = sgf::read_game(record, Some(ply as i64 + 1), rules) else {
-                    break;
-                };
-                let Some(key) = self.key(&game) else {
-                    break;
-                };
-                // A record shorter than `ply` moves gives its last position again.
-                if game.plies().len() < ply {
-                    break;
-                }
+            loop {
                 let mover = names[(game.to_move() == Color::White) as usize].as_deref();
-                if player.is_some_and(|p| mover != Some(p)) || self.lookup(&game).is_some() {
-                    continue;
+                if player.is_none_or(|p| mover == Some(p)) && self.lookup(&game).is_none() {
+                    if let Some(key) = self.key(&game) {
+                        seen.entry(key).or_insert((0, game.clone())).0 += 1;
+                    }
                 }
-                seen.entry(key).or_insert((0, game)).0 += 1;
+                if !game.undo() {
+                    break;
+                }
             }
         }
         let mut often: Vec<(usize, Game)> = seen.into_values().collect();
@@ -241,8 +242,9 @@ impl Book {
     /// `moves`, with the book's line for it (in the book's orientation).
     fn lines_for<'a>(&'a self, moves: &'a [Xy]) -> impl Iterator<Item = (usize, (Xy, f32))> + 'a {
         (0..8).filter_map(move |k| {
-            let seen: Vec<Xy> = moves.iter().map(|&p| transform(p, k, self.size)).collect();
-            self.lines.get(&seen).map(|&line| (k, line))
+            self.lines
+                .get(&self.transformed(moves, k))
+                .map(|&line| (k, line))
         })
     }
 
