@@ -3,9 +3,10 @@
 use ishi::board::{Board, Color};
 use ishi::game::Game;
 use ishi::rules::Rules;
+use ishi::search::params::Params;
 use ishi::search::policy::Recent;
 use ishi::search::tree::{NodeId, Tree};
-use ishi::search::uct::{prepare_root, search, Params, Root, Scorer, Shared};
+use ishi::search::uct::{prepare_root, search, Root, Scorer, Shared};
 use ishi::search::PlayoutKind;
 use std::sync::atomic::{AtomicBool, Ordering};
 

@@ -1,8 +1,8 @@
 //! Playout throughput, for `ishi bench`. Measurement only; printing is the binary's job.
 
+use super::params::{Params, Tuning};
 use super::playout::light_playout;
 use super::pool::on_threads;
-use super::uct::{Params, Tuning};
 use crate::board::{Board, Color};
 use rand::SeedableRng;
 use std::time::{Duration, Instant};

@@ -6,6 +6,7 @@ pub mod bench;
 pub mod book;
 pub mod criticality;
 pub mod gammas;
+pub mod params;
 pub mod patterns;
 pub mod playout;
 pub mod policy;
@@ -23,12 +24,13 @@ use crate::board::{Bitboard, Color, Move, Point};
 use crate::game::Game;
 use crate::rules::ScoringRule;
 use crate::score::{score, GameFacts};
+use params::Params;
+pub use params::Tuning;
 use policy::Recent;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use tree::{NodeId, Tree, PASS};
-pub use uct::Tuning;
-use uct::{Params, Root, Scorer, Shared};
+use uct::{Root, Scorer, Shared};
 
 pub use bench::PlayoutKind;
 

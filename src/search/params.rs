@@ -1,0 +1,343 @@
+//! The constants of the tree search and their defaults for each board
+//! size, with `--tune name=value` to set any of them by hand for a tuning
+//! match. Each knob's doc comment says what it does and, where it is off,
+//! the match that kept it off.
+
+use super::bench::PlayoutKind;
+use super::gammas::Source;
+use super::playout::ShapeChoice;
+use super::policy::Priors;
+use crate::board::{Board, Color};
+
+/// Tuning of the tree policy.
+#[derive(Clone, Debug)]
+pub struct Params {
+    pub kind: PlayoutKind,
+    /// A leaf is expanded once it has this many visits.
+    pub expand_at: u32,
+    /// RAVE weight falls to one half after about this many visits.
+    pub rave_equiv: f64,
+    /// UCB exploration constant at every node (small: RAVE and priors do
+    /// most exploring).
+    pub explore: f64,
+    /// UCB exploration constant at the nodes where the root's opponent
+    /// chooses, where it is larger than `explore`. With none, a reply whose
+    /// prior and AMAF estimate fall below the best reply's value is never
+    /// tried, however many playouts pass by: a refutation that takes a
+    /// precise sequence (a throw-in in a capture race, say), which the
+    /// playouts misplay, stays unseen under the move it refutes, and that
+    /// move looks best. Exploring the opponent's replies alone finds such
+    /// refutations without spreading the searcher's own playouts. Off by
+    /// default: against GNU Go (9x9, komi 7, 5000 playouts) 0.05 won more
+    /// games on two sets of 200 seeds and fewer on the next two, no better
+    /// in all (README, Strength).
+    pub explore_reply: f64,
+    /// Value of a child nothing is known about (first-play urgency).
+    pub fpu: f64,
+    /// Losses a thread pretends while it is below a node. Larger, it
+    /// sends the threads down different paths, so they share fewer cache
+    /// lines: light search on two threads over one, 9x9 1.73 at 3, 1.77 at
+    /// 5, 1.78 at 10, 1.81 at 20 (19x19 1.78, 1.81, 1.82, 1.86; medians of
+    /// 8 and 6 interleaved rounds; heavy 9x9 1.91 and 1.945, 19x19 1.94
+    /// and 1.96). It also makes each thread's playouts follow the search's
+    /// best line less closely, which cost nothing measurable in play:
+    /// against GNU Go with two threads (9x9, komi 7, 5000 playouts, seeds
+    /// from 6501) 87 of 100 at 3 and 88 of 100 at 20. One thread never
+    /// sees its own virtual loss, so it plays the same at any value.
+    /// Larger values (50, 100, 200) part the threads sooner without a
+    /// gain beyond the noise (1.825-1.84 against 1.815 on 9x9 light, 20
+    /// rounds; README, Benchmarks).
+    pub virtual_loss: u32,
+    /// Weight of the mean score margin beside the win rate: a child's
+    /// value gains `score_weight * tanh(margin / score_scale)`.
+    pub score_weight: f64,
+    /// Points of margin at which the score term is about three quarters full.
+    pub score_scale: f64,
+    /// What a jigo (a drawn count, possible with integer komi) is worth to
+    /// the side searching: 0.25 by default, a quarter of a win, so that
+    /// ishi plays to win rather than settle for a safe draw but still
+    /// prefers a draw to a loss; 0.5 is half a win, 0 a loss. Values
+    /// between halves are drawn at random per playout (see
+    /// [`Scorer::judge_playout`]). Against GNU Go (9x9 komi 7, 5000
+    /// playouts, seeds 7001-7200) 0.25 won 180 games with no draw where
+    /// 0.5 won 166 with 9 draws: 33 games won only with it, 19 only
+    /// without.
+    pub jigo: f64,
+    /// Stop a search with playouts left once they cannot change the most
+    /// visited root move.
+    pub early_stop: bool,
+    /// Tries of the heavy playouts' fill-the-board stage.
+    pub fill_tries: u32,
+    /// How the heavy playouts choose a shape next to the last move.
+    pub shapes: ShapeChoice,
+    /// Percent chance of the heavy playouts' two-liberty stage.
+    pub two_liberty_rate: u8,
+    /// Last good replies in the heavy playouts: 0 off, 1 or 2 moves back.
+    pub replies: u8,
+    /// Weight of the criticality of a move's point (see `criticality`) in
+    /// its value during selection; 0, the default, turns it off.
+    pub crit_weight: f64,
+    /// Visits at which a child's criticality bonus has fallen to half.
+    pub crit_visits: f64,
+    /// How fast `rave_equiv` falls as the board fills: it is multiplied by
+    /// the empty share of the board to this power (0, the default, keeps
+    /// it). AMAF credits a move for being played at any time, which near
+    /// the end of a game is what misleads: a move that must be played now
+    /// looks bad when played later.
+    pub rave_phase: f64,
+    /// Points beyond komi the searching side asks of a playout before it
+    /// counts it as won (0, the default, asks for none): a margin of
+    /// safety against playouts that judge a close game too kindly, as they
+    /// do for White against GNU Go (README, Win rates by colour). It did
+    /// not win more: in the 100 games as White of seeds 9490-9689 (9x9,
+    /// komi 7, 5000 playouts) 2 points won 84 and 1 point (a jigo worth
+    /// nothing) 80, where the default won 87.
+    pub ask_margin: f64,
+    /// Progressive widening (Coulom 2007): a node's children are kept in
+    /// the order of their priors, and selection looks only at the first
+    /// `3 + log1.4(1 + visits / widening)`; 0, the default, looks at all.
+    /// It did not win more: against GNU Go (9x9, komi 7, 5000 playouts,
+    /// seeds from 9490) 10 won 110 of 131 games where the default won
+    /// 112, and 3 won 130 of 150 where the default won 130 (README, Win
+    /// rates by colour).
+    pub widening: f64,
+    /// The UCB exploration constant at a node whose mover is losing
+    /// (see `lost_below`); 0, the default, leaves `explore` there. Where
+    /// every reply loses, the replies' values are all near 0 and the
+    /// search without exploration keeps to the few the priors like: the
+    /// one move that resists, unseen, then refutes a position the search
+    /// believed won (a capture race the playouts misread, say). It won no
+    /// more against GNU Go (9x9, komi 7, 5000 playouts): 343 of 393 games
+    /// from seeds 10490, 10290 and 10090 where the default won 341 of
+    /// the same games (README, Sudden falls).
+    pub explore_lost: f64,
+    /// The mover's win rate below which a node counts as lost for
+    /// `explore_lost`.
+    pub lost_below: f64,
+    /// Keep the subtree of the move played between searches (tree reuse,
+    /// the default). Without it ishi won 256 of 303 games against GNU Go
+    /// (9x9, komi 7, 5000 playouts, seeds 10490 and 10290) where the
+    /// default won 265.
+    pub reuse: bool,
+    /// Play the opening book's move where it has one (see `book`: 9x9,
+    /// komi 7, area scoring) instead of searching. On by default: against
+    /// GNU Go (9x9, komi 7, 5000 playouts) on three blocks of seeds the
+    /// default had played, it won more games than the search alone, by
+    /// the sign test p < 0.05 (README, Opening book). `--tune book=0`
+    /// searches every move.
+    pub book: bool,
+    pub priors: Priors,
+}
+
+impl Params {
+    pub fn new(size: usize, kind: PlayoutKind) -> Params {
+        Params {
+            kind,
+            expand_at: if size <= 9 { 4 } else { 8 },
+            rave_equiv: 3000.0,
+            explore: 0.0,
+            explore_reply: 0.0,
+            fpu: 1.1,
+            virtual_loss: 20,
+            score_weight: 0.0,
+            score_scale: size as f64,
+            jigo: 0.25,
+            early_stop: true,
+            fill_tries: 0,
+            shapes: ShapeChoice::Mogo,
+            two_liberty_rate: 0,
+            replies: 0,
+            crit_weight: 0.0,
+            crit_visits: 100.0,
+            rave_phase: 0.0,
+            ask_margin: 0.0,
+            widening: 0.0,
+            explore_lost: 0.0,
+            lost_below: 0.15,
+            reuse: true,
+            book: true,
+            priors: Priors::for_size(size),
+        }
+    }
+
+    /// The UCB exploration constant where `mover` chooses, in a search for
+    /// `searcher`: `explore` everywhere, raised to `explore_reply` at the
+    /// opponent's nodes.
+    pub fn exploration_for(&self, mover: Color, searcher: Color) -> f64 {
+        if mover == searcher {
+            self.explore
+        } else {
+            self.explore.max(self.explore_reply)
+        }
+    }
+}
+
+/// Constants of the tree policy set by hand for a tuning match
+/// (`--tune explore=0.2,rave_equiv=1000`), over the defaults for the
+/// board size: indices into [`KNOBS`] with their values.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Tuning(Vec<(usize, f64)>);
+
+/// A prior, in virtual playouts.
+fn visits(v: f64) -> u16 {
+    v.round().min(u16::MAX as f64) as u16
+}
+
+/// Sets one constant of the tree policy.
+type Setter = fn(&mut Params, f64);
+
+/// Every constant `--tune` can set: its name and how it is set.
+const KNOBS: [(&str, Setter); 40] = [
+    ("expand_at", |p, v| {
+        p.expand_at = v.round().min(u32::MAX as f64) as u32
+    }),
+    ("rave_equiv", |p, v| p.rave_equiv = v.max(1.0)),
+    ("explore", |p, v| p.explore = v),
+    ("fpu", |p, v| p.fpu = v),
+    ("virtual_loss", |p, v| {
+        p.virtual_loss = v.round().min(1000.0) as u32
+    }),
+    ("score_weight", |p, v| p.score_weight = v),
+    ("score_scale", |p, v| p.score_scale = v.max(0.1)),
+    ("jigo", |p, v| p.jigo = v.min(1.0)),
+    ("early_stop", |p, v| p.early_stop = v >= 0.5),
+    ("fill_tries", |p, v| {
+        p.fill_tries = v.round().min(100.0) as u32
+    }),
+    ("playout_shapes_weighted", |p, v| {
+        if v >= 0.5 {
+            p.shapes = ShapeChoice::MogoWeighted
+        }
+    }),
+    ("playout_shapes_learned", |p, v| {
+        if v >= 0.5 {
+            p.shapes = ShapeChoice::Learned(v.round().min(255.0) as u8)
+        }
+    }),
+    ("playout_softmax", |p, v| {
+        if v >= 1.5 {
+            p.shapes = ShapeChoice::MogoThenSoftmax
+        } else if v >= 0.5 {
+            p.shapes = ShapeChoice::Softmax
+        }
+    }),
+    ("playout_two_liberties", |p, v| {
+        p.two_liberty_rate = v.round().clamp(0.0, 100.0) as u8
+    }),
+    ("playout_replies", |p, v| {
+        p.replies = v.round().clamp(0.0, 2.0) as u8
+    }),
+    ("prior_even", |p, v| p.priors.even = visits(v)),
+    ("prior_capture", |p, v| p.priors.capture = visits(v)),
+    ("prior_escape", |p, v| p.priors.escape = visits(v)),
+    ("prior_self_atari", |p, v| p.priors.self_atari = visits(v)),
+    ("prior_nakade", |p, v| p.priors.nakade = visits(v)),
+    ("prior_shape", |p, v| p.priors.shape = visits(v)),
+    ("prior_near_last", |p, v| p.priors.near_last = visits(v)),
+    ("prior_empty_edge", |p, v| p.priors.empty_edge = visits(v)),
+    ("prior_third_line", |p, v| p.priors.third_line = visits(v)),
+    ("prior_critical", |p, v| p.priors.critical = visits(v)),
+    ("prior_pattern", |p, v| p.priors.pattern = visits(v)),
+    ("large_shapes", |p, v| p.priors.large_shapes = v >= 0.5),
+    ("prior_gamma", |p, v| p.priors.gamma = visits(v)),
+    ("prior_gamma_own", |p, v| p.priors.gamma_own = v >= 0.5),
+    ("prior_gamma_distilled", |p, v| {
+        if v >= 0.5 {
+            p.priors.gamma_source = Source::OwnGames9
+        }
+    }),
+    ("crit_weight", |p, v| p.crit_weight = v),
+    ("crit_visits", |p, v| p.crit_visits = v.max(1.0)),
+    ("rave_phase", |p, v| p.rave_phase = v),
+    ("explore_reply", |p, v| p.explore_reply = v),
+    ("ask_margin", |p, v| p.ask_margin = v),
+    ("widening", |p, v| p.widening = v),
+    ("explore_lost", |p, v| p.explore_lost = v),
+    ("lost_below", |p, v| p.lost_below = v.min(1.0)),
+    ("reuse", |p, v| p.reuse = v >= 0.5),
+    ("book", |p, v| p.book = v >= 0.5),
+];
+
+impl Tuning {
+    /// Parses `name=value` pairs separated by commas.
+    pub fn parse(text: &str) -> Result<Tuning, String> {
+        let mut knobs = Vec::new();
+        for pair in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let (name, value) = pair
+                .split_once('=')
+                .ok_or_else(|| format!("'{pair}' is not name=value"))?;
+            let knob = KNOBS
+                .iter()
+                .position(|(n, _)| *n == name.trim())
+                .ok_or_else(|| {
+                    let names: Vec<&str> = KNOBS.iter().map(|(n, _)| *n).collect();
+                    format!("unknown constant '{name}' (known: {})", names.join(", "))
+                })?;
+            let value: f64 = value
+                .trim()
+                .parse()
+                .ok()
+                .filter(|v: &f64| v.is_finite() && *v >= 0.0)
+                .ok_or_else(|| format!("'{pair}': the value must be a number >= 0"))?;
+            knobs.push((knob, value));
+        }
+        Ok(Tuning(knobs))
+    }
+}
+
+impl Params {
+    /// The defaults for the board size with `tuning` applied.
+    pub fn tuned(size: usize, kind: PlayoutKind, tuning: &Tuning) -> Params {
+        let mut p = Params::new(size, kind);
+        for &(knob, v) in &tuning.0 {
+            (KNOBS[knob].1)(&mut p, v);
+        }
+        p
+    }
+
+    /// These constants for a search from `board`: `rave_equiv` scaled down
+    /// by how full the board is (see [`Params::rave_phase`]).
+    pub fn at(mut self, board: &Board) -> Params {
+        if self.rave_phase > 0.0 {
+            let points = (board.size() * board.size()) as f64;
+            let empty_share = board.empties().len() as f64 / points;
+            self.rave_equiv = (self.rave_equiv * empty_share.powf(self.rave_phase)).max(1.0);
+        }
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tuning_sets_only_the_named_constants() {
+        let tuning =
+            Tuning::parse("explore=0.2, rave_equiv=1000,prior_even=12,prior_gamma_distilled=1")
+                .unwrap();
+        let default = Params::new(9, PlayoutKind::Heavy);
+        let tuned = Params::tuned(9, PlayoutKind::Heavy, &tuning);
+        assert_eq!(tuned.explore, 0.2);
+        assert_eq!(tuned.rave_equiv, 1000.0);
+        assert_eq!(tuned.priors.even, 12);
+        assert_eq!(tuned.priors.gamma_source, Source::OwnGames9);
+        assert_eq!(default.priors.gamma_source, Source::Records);
+        assert_eq!(tuned.expand_at, default.expand_at);
+        assert_eq!(tuned.priors.capture, default.priors.capture);
+        assert_eq!(Tuning::parse("").unwrap(), Tuning::default());
+    }
+
+    #[test]
+    fn tuning_rejects_what_it_cannot_use() {
+        for bad in [
+            "explore",
+            "explore=",
+            "explore=-1",
+            "explore=nan",
+            "wobble=1",
+        ] {
+            assert!(Tuning::parse(bad).is_err(), "{bad}");
+        }
+    }
+}
