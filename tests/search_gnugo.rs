@@ -26,6 +26,7 @@ fn a_short_game_against_gnugo_is_legal_to_the_end() {
         tuning: Default::default(),
         resign: None,
         opening: None,
+        opponent: None,
     };
     for ishi in [Color::Black, Color::White] {
         let record = play_game(&cfg, ishi).unwrap_or_else(|e| panic!("{e}"));

@@ -15,7 +15,11 @@
 //! resign threshold, 0 never resigns), `ISHI_ONLY` (play only these game
 //! numbers, comma separated, to replay some games of an earlier match),
 //! `ISHI_OPENING=50000,12` (an experiment: that many playouts for ishi's
-//! moves among the first 12 plies).
+//! moves among the first 12 plies), `ISHI_OPPONENT` (another GTP engine's
+//! command line to play instead of GNU Go, `{seed}` standing for the game's
+//! seed, e.g. `/path/to/pachi -t =5000 threads=1 -s {seed}`; GNU Go still
+//! follows the moves and scores the end, and the games are saved under the
+//! program's name).
 //! Game `n` (from 1) has seed `ISHI_SEED + n - 1`, for ishi and for GNU Go
 //! alike, so with one search thread it replays move for move.
 //! Colours alternate, ishi taking Black in the first game. A game ends on a
@@ -66,6 +70,13 @@ fn match_against_gnugo() {
                 .and_then(|(n, plies)| Some((n.trim().parse().ok()?, plies.trim().parse().ok()?)))
                 .unwrap_or_else(|| panic!("ISHI_OPENING: '{v}' is not playouts,plies"))
         }),
+        opponent: std::env::var("ISHI_OPPONENT").ok().map(|v| {
+            let command: Vec<String> = v.split_whitespace().map(String::from).collect();
+            let program = command
+                .first()
+                .map_or("", |p| p.rsplit('/').next().unwrap_or(p));
+            (command.clone(), program.to_string())
+        }),
     };
     let only: Option<Vec<usize>> = std::env::var("ISHI_ONLY").ok().map(|v| {
         v.split(',')
@@ -78,9 +89,13 @@ fn match_against_gnugo() {
             })
             .collect()
     });
+    let opponent = match &cfg.opponent {
+        Some((command, _)) => format!("{} (GNU Go referees)", command.join(" ")),
+        None => format!("GNU Go level {}", cfg.level),
+    };
     println!(
-        "ishi vs GNU Go level {}: {}x{} komi {} {} playouts/move {} threads {:?} playouts",
-        cfg.level, cfg.size, cfg.size, cfg.komi, cfg.playouts, cfg.threads, cfg.playout
+        "ishi vs {opponent}: {}x{} komi {} {} playouts/move {} threads {:?} playouts",
+        cfg.size, cfg.size, cfg.komi, cfg.playouts, cfg.threads, cfg.playout
     );
     if cfg.tuning != Tuning::default() {
         println!("tuning: {:?}", cfg.tuning);

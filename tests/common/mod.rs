@@ -231,21 +231,42 @@ impl Gtp {
     pub fn gnugo(level: u32, seed: u64) -> Option<Gtp> {
         // GNU Go reads 0 as "take one from the clock".
         let seed = (seed % (i32::MAX as u64)).max(1);
-        let mut child = Command::new(GNUGO)
-            .args([
-                "--mode",
-                "gtp",
-                "--level",
-                &level.to_string(),
-                "--chinese-rules",
-                "--seed",
-                &seed.to_string(),
-            ])
+        let args = [
+            "--mode",
+            "gtp",
+            "--level",
+            &level.to_string(),
+            "--chinese-rules",
+            "--seed",
+            &seed.to_string(),
+        ]
+        .map(String::from);
+        Gtp::spawn(GNUGO, &args)
+    }
+
+    /// Another engine as the opponent, from its command line (`{seed}` in
+    /// an argument becomes the game's seed). It runs in its program's
+    /// folder, where engines such as Pachi look for their data files.
+    pub fn opponent(command: &[String], seed: u64) -> Option<Gtp> {
+        let (program, args) = command.split_first()?;
+        let args: Vec<String> = args
+            .iter()
+            .map(|a| a.replace("{seed}", &seed.to_string()))
+            .collect();
+        Gtp::spawn(program, &args)
+    }
+
+    fn spawn(program: &str, args: &[String]) -> Option<Gtp> {
+        let mut command = Command::new(program);
+        command
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .ok()?;
+            .stderr(Stdio::null());
+        if let Some(dir) = Path::new(program).parent().filter(|d| d.is_dir()) {
+            command.current_dir(dir);
+        }
+        let mut child = command.spawn().ok()?;
         let input = child.stdin.take()?;
         let output = BufReader::new(child.stdout.take()?);
         Some(Gtp {
@@ -267,7 +288,7 @@ impl Gtp {
                 .read_line(&mut line)
                 .map_err(|e| e.to_string())?;
             if n == 0 {
-                return Err("GNU Go closed its output".into());
+                return Err("the engine closed its output".into());
             }
             if line.trim().is_empty() && !answer.is_empty() {
                 break;
@@ -308,6 +329,10 @@ pub struct MatchConfig {
     /// An experiment on what a deeper opening would be worth, not a way to
     /// play a match at a fixed playout count.
     pub opening: Option<(u64, usize)>,
+    /// Another GTP engine to play against instead of GNU Go: its command
+    /// line, and the name its games are saved under. GNU Go still follows
+    /// every move and referees the final position.
+    pub opponent: Option<(Vec<String>, String)>,
 }
 
 #[derive(Debug)]
@@ -339,9 +364,18 @@ fn letter(c: Color) -> &'static str {
 /// GNU Go, or this returns an error.
 pub fn play_game(cfg: &MatchConfig, ishi: Color) -> Result<GameRecord, String> {
     let mut gnugo = Gtp::gnugo(cfg.level, cfg.seed).ok_or("GNU Go is not installed")?;
-    gnugo.send(&format!("boardsize {}", cfg.size))?;
-    gnugo.send("clear_board")?;
-    gnugo.send(&format!("komi {}", cfg.komi))?;
+    let mut other = match &cfg.opponent {
+        Some((command, name)) => {
+            Some(Gtp::opponent(command, cfg.seed).ok_or(format!("cannot start {name}"))?)
+        }
+        None => None,
+    };
+    let opponent_name = cfg.opponent.as_ref().map_or("GNU Go", |(_, name)| name);
+    for engine in std::iter::once(&mut gnugo).chain(other.as_mut()) {
+        engine.send(&format!("boardsize {}", cfg.size))?;
+        engine.send("clear_board")?;
+        engine.send(&format!("komi {}", cfg.komi))?;
+    }
     let mut rules = Rules::preset("chinese").map_err(|e| e.to_string())?;
     rules.komi = cfg.komi;
     let mut game = Game::new(cfg.size, rules).map_err(|e| e.to_string())?;
@@ -370,8 +404,8 @@ pub fn play_game(cfg: &MatchConfig, ishi: Color) -> Result<GameRecord, String> {
     let mut winrates = Vec::new();
     let record = |game: &Game, winner: Option<Color>, result: String, winrates: &[String]| {
         let (pb, pw) = match ishi {
-            Color::Black => ("ishi", "GNU Go"),
-            Color::White => ("GNU Go", "ishi"),
+            Color::Black => ("ishi", opponent_name),
+            Color::White => (opponent_name, "ishi"),
         };
         let header = format!(
             "PB[{pb}]PW[{pw}]RE[{result}]GC[seed {} playouts {}; ishi win rate by move: {}]",
@@ -421,20 +455,20 @@ pub fn play_game(cfg: &MatchConfig, ishi: Color) -> Result<GameRecord, String> {
                 Decision::Play(mv) => {
                     game.play(to_move, mv)
                         .map_err(|e| format!("ishi played an illegal move: {e}"))?;
-                    gnugo
-                        .send(&format!(
-                            "play {} {}",
-                            letter(to_move),
-                            move_name(mv, cfg.size)
-                        ))
-                        .map_err(|e| format!("GNU Go refused ishi's move: {e}"))?;
+                    let play = format!("play {} {}", letter(to_move), move_name(mv, cfg.size));
+                    for engine in std::iter::once(&mut gnugo).chain(other.as_mut()) {
+                        engine
+                            .send(&play)
+                            .map_err(|e| format!("the opponent refused ishi's move: {e}"))?;
+                    }
                     mv
                 }
             }
         } else {
-            let answer = gnugo.send(&format!("genmove {}", letter(to_move)))?;
+            let genmove = format!("genmove {}", letter(to_move));
+            let answer = other.as_mut().unwrap_or(&mut gnugo).send(&genmove)?;
             if verbose {
-                println!("  {moves:3} gnugo {answer}");
+                println!("  {moves:3} {opponent_name} {answer}");
             }
             if answer.eq_ignore_ascii_case("resign") {
                 let result = format!("{}+Resign", letter(ishi));
@@ -445,7 +479,12 @@ pub fn play_game(cfg: &MatchConfig, ishi: Color) -> Result<GameRecord, String> {
                 None => Move::Pass,
             };
             game.play(to_move, mv)
-                .map_err(|e| format!("GNU Go's {answer} is illegal here: {e}"))?;
+                .map_err(|e| format!("{opponent_name}'s {answer} is illegal here: {e}"))?;
+            if other.is_some() {
+                gnugo
+                    .send(&format!("play {} {answer}", letter(to_move)))
+                    .map_err(|e| format!("GNU Go, refereeing, refused {answer}: {e}"))?;
+            }
             mv
         };
         let _ = mv;
