@@ -187,7 +187,7 @@ fn visits(v: f64) -> u16 {
 type Setter = fn(&mut Params, f64);
 
 /// Every constant `--tune` can set: its name and how it is set.
-const KNOBS: [(&str, Setter); 40] = [
+const KNOBS: [(&str, Setter); 41] = [
     ("expand_at", |p, v| {
         p.expand_at = v.round().min(u32::MAX as f64) as u32
     }),
@@ -240,6 +240,7 @@ const KNOBS: [(&str, Setter); 40] = [
     ("prior_pattern", |p, v| p.priors.pattern = visits(v)),
     ("large_shapes", |p, v| p.priors.large_shapes = v >= 0.5),
     ("prior_gamma", |p, v| p.priors.gamma = visits(v)),
+    ("prior_gamma_wins", |p, v| p.priors.gamma_wins = visits(v)),
     ("prior_gamma_own", |p, v| p.priors.gamma_own = v >= 0.5),
     ("prior_gamma_distilled", |p, v| {
         if v >= 0.5 {

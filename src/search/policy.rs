@@ -71,6 +71,13 @@ pub struct Priors {
     /// in each of the three blocks (README, Learned playout strengths).
     /// Larger boards keep the shapes until it is tried there.
     pub gamma: u16,
+    /// Virtual playouts, all won, of `sqrt(p)` times this many, where `p`
+    /// is the move's share of the learned strengths of all the node's
+    /// moves (its probability under the learned model): the form of
+    /// Pachi's pattern prior, where a likely move gets many wins and an
+    /// unlikely one next to none, instead of every move getting the same
+    /// visits. 0, the default, leaves it out.
+    pub gamma_wins: u16,
     /// The learned strengths see the distance to the mover's own previous
     /// move too, as they were learned; without it, every move counts as
     /// far from it. Off: against GNU Go (9x9, komi 7, 5000 playouts) it
@@ -104,6 +111,7 @@ impl Priors {
             pattern: if size <= 9 { 0 } else { e * 2 },
             large_shapes: size >= 19,
             gamma: if size <= 9 { e * 2 } else { 0 },
+            gamma_wins: 0,
             gamma_own: false,
             gamma_source: Source::Records,
         }
@@ -370,7 +378,7 @@ pub fn children_with_priors(
         findings.clear();
     }
     let vital = last.and_then(|l| board.vital_point_next_to(l));
-    let gammas = (k.gamma > 0).then(|| super::gammas::table_of(k.gamma_source));
+    let gammas = (k.gamma > 0 || k.gamma_wins > 0).then(|| super::gammas::table_of(k.gamma_source));
     let mut strengths = Vec::new();
     for &e in board.empties() {
         let p = Point(e as usize);
@@ -454,6 +462,14 @@ pub fn children_with_priors(
             let won = 2.0 * k.gamma as f32 * relative / (relative + 1.0);
             child.prior_visits = child.prior_visits.saturating_add(k.gamma);
             child.prior_wins = child.prior_wins.saturating_add(won.round() as u16);
+        }
+        if k.gamma_wins > 0 {
+            let total = mean * strengths.len() as f32;
+            for (child, strength) in out.iter_mut().zip(&strengths) {
+                let wins = (k.gamma_wins as f32 * (strength / total).sqrt()).round() as u16;
+                child.prior_visits = child.prior_visits.saturating_add(wins);
+                child.prior_wins = child.prior_wins.saturating_add(2 * wins);
+            }
         }
     }
     // Pass starts pessimistic: it is rarely right until the end.
@@ -631,6 +647,7 @@ mod tests {
         pattern: 0,
         large_shapes: false,
         gamma: 0,
+        gamma_wins: 0,
         gamma_own: false,
         gamma_source: Source::Records,
     };
@@ -691,6 +708,28 @@ mod tests {
                 0.5
             );
         }
+    }
+
+    #[test]
+    fn likely_moves_get_wins_and_unlikely_ones_next_to_none() {
+        // White's last move C3 stands in atari at C2.
+        let diagram = "
+            . . . . . . .
+            . . . . . . .
+            . . . . . . .
+            . . X . . . .
+            . X O X . . .
+            . . . . . . .
+            . . . . . . .";
+        let wins_only = Priors {
+            gamma_wins: 200,
+            ..EVEN_ONLY
+        };
+        let take = value_with(&wins_only, diagram, Color::Black, Some("C3"), "C2");
+        assert!(take > 0.8, "taking the last move: {take}");
+        // A far point is not counted as losing, only left near even.
+        let far = value_with(&wins_only, diagram, Color::Black, Some("C3"), "G7");
+        assert!((0.5..0.6).contains(&far), "a far corner point: {far}");
     }
 
     #[test]
