@@ -678,10 +678,8 @@ mod tests {
         );
     }
 
-    #[test]
-    fn learned_strengths_favour_taking_the_last_move_over_a_far_point() {
-        // White's last move C3 stands in atari at C2.
-        let diagram = "
+    /// White's last move C3 stands in atari at C2.
+    const LAST_MOVE_IN_ATARI: &str = "
             . . . . . . .
             . . . . . . .
             . . . . . . .
@@ -689,6 +687,10 @@ mod tests {
             . X O X . . .
             . . . . . . .
             . . . . . . .";
+
+    #[test]
+    fn learned_strengths_favour_taking_the_last_move_over_a_far_point() {
+        let diagram = LAST_MOVE_IN_ATARI;
         for source in [Source::Records, Source::OwnGames9] {
             let strengths_only = Priors {
                 gamma: 20,
@@ -712,15 +714,7 @@ mod tests {
 
     #[test]
     fn likely_moves_get_wins_and_unlikely_ones_next_to_none() {
-        // White's last move C3 stands in atari at C2.
-        let diagram = "
-            . . . . . . .
-            . . . . . . .
-            . . . . . . .
-            . . X . . . .
-            . X O X . . .
-            . . . . . . .
-            . . . . . . .";
+        let diagram = LAST_MOVE_IN_ATARI;
         let wins_only = Priors {
             gamma_wins: 200,
             ..EVEN_ONLY
