@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""A match between two GTP engines, GNU Go refereeing: for calibrating an
+opponent (Pachi against GNU Go, say) with the same rules as the strength
+harness (Chinese rules, colours alternating, GNU Go's final_score after two
+passes, the first engine taking Black in game 1).
+
+    tests/tools/gtp_match.py --games 100 --size 9 --komi 7 --seed 30000 \\
+        --first '/path/to/pachi -t =5000 threads=1 -s {seed}' \\
+        --second '/usr/games/gnugo --mode gtp --level 10 --chinese-rules --seed {seed}'
+
+`{seed}` in a command line becomes the game's seed (--seed plus the game's
+number from 0), so a game can be replayed. Prints each result, then the
+first engine's wins with a 95% Wilson interval.
+"""
+import argparse
+import math
+import os
+import shlex
+import subprocess
+
+GNUGO = "/usr/games/gnugo"
+
+
+class Engine:
+    def __init__(self, command, seed):
+        args = [a.replace("{seed}", str(seed)) for a in shlex.split(command)]
+        folder = os.path.dirname(args[0]) or None
+        self.proc = subprocess.Popen(
+            args,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            cwd=folder,
+        )
+
+    def send(self, command):
+        self.proc.stdin.write(command + "\n")
+        self.proc.stdin.flush()
+        lines = []
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise RuntimeError(f"engine closed its output after '{command}'")
+            if not line.strip():
+                if lines:
+                    break
+                continue
+            lines.append(line.strip())
+        answer = " ".join(lines)
+        if not answer.startswith("="):
+            raise RuntimeError(f"'{command}': {answer}")
+        return answer[1:].strip()
+
+    def close(self):
+        try:
+            self.send("quit")
+        except (RuntimeError, BrokenPipeError):
+            pass
+        self.proc.wait()
+
+
+def play(args, number):
+    seed = args.seed + number
+    first = Engine(args.first, seed)
+    second = Engine(args.second, seed)
+    referee = Engine(f"{GNUGO} --mode gtp --level 10 --chinese-rules", seed)
+    engines = [first, second, referee]
+    try:
+        for e in engines:
+            e.send(f"boardsize {args.size}")
+            e.send("clear_board")
+            e.send(f"komi {args.komi}")
+        # The first engine takes Black in even-numbered games (from 0).
+        black, white = (first, second) if number % 2 == 0 else (second, first)
+        first_colour = "B" if number % 2 == 0 else "W"
+        passes, moves, colour = 0, 0, "B"
+        while passes < 2 and moves < 3 * args.size * args.size:
+            mover = black if colour == "B" else white
+            other = white if colour == "B" else black
+            move = mover.send(f"genmove {colour}")
+            if move.lower() == "resign":
+                winner = "W" if colour == "B" else "B"
+                return first_colour, winner, f"{winner}+Resign"
+            other.send(f"play {colour} {move}")
+            referee.send(f"play {colour} {move}")
+            passes = passes + 1 if move.lower() == "pass" else 0
+            moves += 1
+            colour = "W" if colour == "B" else "B"
+        score = referee.send("final_score")
+        return first_colour, score[:1] if score[:1] in "BW" else None, score
+    finally:
+        for e in engines:
+            e.close()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--first", required=True)
+    parser.add_argument("--second", required=True)
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--size", type=int, default=9)
+    parser.add_argument("--komi", type=float, default=7)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    wins = played = 0
+    for number in range(args.games):
+        try:
+            first_colour, winner, result = play(args, number)
+        except RuntimeError as e:
+            print(f"game {number + 1:3}: aborted: {e}", flush=True)
+            continue
+        played += 1
+        won = winner == first_colour
+        wins += won
+        print(f"game {number + 1:3}: first engine {first_colour} {result} -> "
+              f"{'win' if won else 'loss'}", flush=True)
+    z = 1.96
+    if played:
+        p = wins / played
+        d = 1 + z * z / played
+        c = (p + z * z / (2 * played)) / d
+        h = z * math.sqrt(p * (1 - p) / played + z * z / (4 * played * played)) / d
+        print(f"first engine won {wins}/{played} = {100 * p:.1f}% "
+              f"(95% Wilson interval {100 * (c - h):.1f}%..{100 * (c + h):.1f}%)")
+
+
+if __name__ == "__main__":
+    main()
