@@ -72,10 +72,11 @@ fn match_against_gnugo() {
         }),
         opponent: std::env::var("ISHI_OPPONENT").ok().map(|v| {
             let command: Vec<String> = v.split_whitespace().map(String::from).collect();
-            let program = command
+            let name = command
                 .first()
-                .map_or("", |p| p.rsplit('/').next().unwrap_or(p));
-            (command.clone(), program.to_string())
+                .map_or("", |p| p.rsplit('/').next().unwrap_or(p))
+                .to_string();
+            (command, name)
         }),
     };
     let only: Option<Vec<usize>> = std::env::var("ISHI_ONLY").ok().map(|v| {

@@ -58,10 +58,10 @@ pub struct Params {
     /// ishi plays to win rather than settle for a safe draw but still
     /// prefers a draw to a loss; 0.5 is half a win, 0 a loss. Values
     /// between halves are drawn at random per playout (see
-    /// [`Scorer::judge_playout`]). Against GNU Go (9x9 komi 7, 5000
-    /// playouts, seeds 7001-7200) 0.25 won 180 games with no draw where
-    /// 0.5 won 166 with 9 draws: 33 games won only with it, 19 only
-    /// without.
+    /// [`Scorer::judge_playout`](super::uct::Scorer::judge_playout)).
+    /// Against GNU Go (9x9 komi 7, 5000 playouts, seeds 7001-7200) 0.25
+    /// won 180 games with no draw where 0.5 won 166 with 9 draws: 33
+    /// games won only with it, 19 only without.
     pub jigo: f64,
     /// Stop a search with playouts left once they cannot change the most
     /// visited root move.

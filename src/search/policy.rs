@@ -460,7 +460,8 @@ pub fn children_with_priors(
     }
     ladder.findings = findings;
     if !strengths.is_empty() {
-        let mean = strengths.iter().sum::<f32>() / strengths.len() as f32;
+        let total = strengths.iter().sum::<f32>();
+        let mean = total / strengths.len() as f32;
         for (child, strength) in out.iter_mut().zip(&strengths) {
             let relative = strength / mean;
             let won = 2.0 * k.gamma as f32 * relative / (relative + 1.0);
@@ -468,7 +469,6 @@ pub fn children_with_priors(
             child.prior_wins = child.prior_wins.saturating_add(won.round() as u16);
         }
         if k.gamma_wins > 0 {
-            let total = mean * strengths.len() as f32;
             for (child, strength) in out.iter_mut().zip(&strengths) {
                 let wins = (k.gamma_wins as f32 * (strength / total).sqrt()).round() as u16;
                 child.prior_visits = child.prior_visits.saturating_add(wins);
