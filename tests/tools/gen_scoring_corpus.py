@@ -24,47 +24,21 @@ Go with its default (Japanese) rules, `chinese_score` the same with
 `--chinese-rules`; `dead` is `final_status_list dead` (Japanese process).
 """
 import random
-import subprocess
 import sys
+
+from gtp_client import Gtp
 
 GNUGO = "/usr/games/gnugo"
 KOMI_JAPANESE = 6.5
 KOMI_CHINESE = 7.5
 
 
-class Gtp:
-    def __init__(self, args):
-        self.p = subprocess.Popen([GNUGO, "--mode", "gtp"] + args, stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE, text=True)
-
-    def cmd(self, line):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
-        out = []
-        while True:
-            l = self.p.stdout.readline()
-            if l == "":
-                raise RuntimeError("gnugo died")
-            l = l.rstrip("\n")
-            if l == "" and out:
-                break
-            if l != "" or out:
-                out.append(l)
-        text = "\n".join(out)
-        if not text.startswith("="):
-            raise RuntimeError(f"{line}: {text}")
-        return text[1:].strip()
-
-    def close(self):
-        try:
-            self.cmd("quit")
-        except Exception:
-            pass
-        self.p.wait()
+def gnugo(args):
+    return Gtp([GNUGO, "--mode", "gtp"] + args)
 
 
 def one_game(size, level, seed, rng):
-    player = Gtp(["--level", str(level), "--seed", str(seed), "--never-resign"])
+    player = gnugo(["--level", str(level), "--seed", str(seed), "--never-resign"])
     player.cmd(f"boardsize {size}")
     player.cmd("clear_board")
     player.cmd(f"komi {KOMI_JAPANESE}")
@@ -96,7 +70,7 @@ def one_game(size, level, seed, rng):
     dead = " ".join(player.cmd("final_status_list dead").split())
     player.close()
 
-    counter = Gtp(["--chinese-rules", "--seed", str(seed)])
+    counter = gnugo(["--chinese-rules", "--seed", str(seed)])
     counter.cmd(f"boardsize {size}")
     counter.cmd("clear_board")
     counter.cmd(f"komi {KOMI_CHINESE}")

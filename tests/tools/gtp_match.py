@@ -16,61 +16,30 @@ import argparse
 import math
 import os
 import shlex
-import subprocess
+
+from gtp_client import Gtp
 
 GNUGO = "/usr/games/gnugo"
 
 
-class Engine:
-    def __init__(self, command, seed):
-        args = [a.replace("{seed}", str(seed)) for a in shlex.split(command)]
-        folder = os.path.dirname(args[0]) or None
-        self.proc = subprocess.Popen(
-            args,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            cwd=folder,
-        )
-
-    def send(self, command):
-        self.proc.stdin.write(command + "\n")
-        self.proc.stdin.flush()
-        lines = []
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise RuntimeError(f"engine closed its output after '{command}'")
-            if not line.strip():
-                if lines:
-                    break
-                continue
-            lines.append(line.strip())
-        answer = " ".join(lines)
-        if not answer.startswith("="):
-            raise RuntimeError(f"'{command}': {answer}")
-        return answer[1:].strip()
-
-    def close(self):
-        try:
-            self.send("quit")
-        except (RuntimeError, BrokenPipeError):
-            pass
-        self.proc.wait()
+def engine(command, seed):
+    """The engine of `command`, `{seed}` replaced, run in its program's
+    folder (where Pachi looks for its data files), its stderr dropped."""
+    argv = [a.replace("{seed}", str(seed)) for a in shlex.split(command)]
+    return Gtp(argv, cwd=os.path.dirname(argv[0]) or None, quiet=True)
 
 
 def play(args, number):
     seed = args.seed + number
-    first = Engine(args.first, seed)
-    second = Engine(args.second, seed)
-    referee = Engine(f"{GNUGO} --mode gtp --level 10 --chinese-rules", seed)
+    first = engine(args.first, seed)
+    second = engine(args.second, seed)
+    referee = engine(f"{GNUGO} --mode gtp --level 10 --chinese-rules", seed)
     engines = [first, second, referee]
     try:
         for e in engines:
-            e.send(f"boardsize {args.size}")
-            e.send("clear_board")
-            e.send(f"komi {args.komi}")
+            e.cmd(f"boardsize {args.size}")
+            e.cmd("clear_board")
+            e.cmd(f"komi {args.komi}")
         # The first engine takes Black in even-numbered games (from 0).
         black, white = (first, second) if number % 2 == 0 else (second, first)
         first_colour = "B" if number % 2 == 0 else "W"
@@ -78,16 +47,16 @@ def play(args, number):
         while passes < 2 and moves < 3 * args.size * args.size:
             mover = black if colour == "B" else white
             other = white if colour == "B" else black
-            move = mover.send(f"genmove {colour}")
+            move = mover.cmd(f"genmove {colour}")
             if move.lower() == "resign":
                 winner = "W" if colour == "B" else "B"
                 return first_colour, winner, f"{winner}+Resign"
-            other.send(f"play {colour} {move}")
-            referee.send(f"play {colour} {move}")
+            other.cmd(f"play {colour} {move}")
+            referee.cmd(f"play {colour} {move}")
             passes = passes + 1 if move.lower() == "pass" else 0
             moves += 1
             colour = "W" if colour == "B" else "B"
-        score = referee.send("final_score")
+        score = referee.cmd("final_score")
         return first_colour, score[:1] if score[:1] in "BW" else None, score
     finally:
         for e in engines:
