@@ -10,12 +10,16 @@
 //!     cargo run --release --example learn_gammas -- [--files N] [--rounds R] DIR... > src/search/gammas.txt
 //!
 //! Every tenth file (in sorted path order) is held out; `--files` keeps
-//! only the first N files of the rest.
+//! only the first N files of the rest. `--spatial N` adds a feature group
+//! of large patterns (`ishi::search::spatial`): every pattern from d 4 to
+//! d 10 that was the move played at least N times gets a strength, and a
+//! move is described by the largest of them that it matches.
 
 use ishi::board::{Color, Move, Point};
 use ishi::game::Game;
 use ishi::search::gammas::{features, Gammas, MoveFeatures, NEAR_CLASSES, TACTICS};
 use ishi::search::shapes::{canonical, KEY_BITS};
+use ishi::search::spatial::{self, SpatialTable, MIN_DISTANCE};
 use rayon::prelude::*;
 use records::{candidates, held_out_and_training, positions};
 use std::collections::HashMap;
@@ -40,6 +44,8 @@ struct Candidate {
     tactic: u8,
     near_last: u8,
     near_own: u8,
+    /// The index of its largest known large pattern, 0 for none.
+    spatial: u32,
 }
 
 /// Every training position's candidates, the move played first.
@@ -90,10 +96,30 @@ impl Learner<'_> {
     }
 }
 
+/// A candidate's features and the index of its largest pattern in the
+/// table of large patterns (0 when there is no table).
+type Features = (MoveFeatures, u32);
+
+/// The large-pattern keys of every move `learner` played in a file.
+fn played_patterns(path: &std::path::Path, learner: Learner) -> Vec<spatial::Keys> {
+    let mut out = Vec::new();
+    let only = learner.colour_in(path);
+    positions(path, &mut |game, c: Color, played| {
+        if only.is_none_or(|colour| colour == Some(c)) {
+            out.push(spatial::keys(game.board(), c, played));
+        }
+    });
+    out
+}
+
 /// The features of every candidate of every position of a file whose
 /// move `learner` made, the move played first; `None` for a file that
 /// does not read as a game.
-fn file_features(path: &std::path::Path, learner: Learner) -> Option<Vec<Vec<MoveFeatures>>> {
+fn file_features(
+    path: &std::path::Path,
+    learner: Learner,
+    patterns: Option<&SpatialTable>,
+) -> Option<Vec<Vec<Features>>> {
     let mut out = Vec::new();
     let mut moves = Vec::new();
     let only = learner.colour_in(path);
@@ -107,13 +133,12 @@ fn file_features(path: &std::path::Path, learner: Learner) -> Option<Vec<Vec<Mov
         }
         let (last, own) = recent(game);
         let b = game.board();
-        let mut position = vec![features(b, c, played, last, own)];
-        position.extend(
-            moves
-                .iter()
-                .filter(|&&p| p != played)
-                .map(|&p| features(b, c, p, last, own)),
-        );
+        let describe = |p: Point| {
+            let pattern = patterns.map_or(0, |t| t.matched(&spatial::keys(b, c, p)));
+            (features(b, c, p, last, own), pattern)
+        };
+        let mut position = vec![describe(played)];
+        position.extend(moves.iter().filter(|&&p| p != played).map(|&p| describe(p)));
         out.push(position);
     });
     ok.then_some(out)
@@ -121,7 +146,7 @@ fn file_features(path: &std::path::Path, learner: Learner) -> Option<Vec<Vec<Mov
 
 /// The strengths being learned, one vector per feature group, indexed by
 /// [`Group`].
-struct Model([Vec<f64>; 4]);
+struct Model([Vec<f64>; 5]);
 
 impl Model {
     fn weight(&self, c: &Candidate) -> f64 {
@@ -143,9 +168,16 @@ enum Group {
     Tactic = 1,
     NearLast = 2,
     NearOwn = 3,
+    Spatial = 4,
 }
 
-const GROUPS: [Group; 4] = [Group::Shape, Group::Tactic, Group::NearLast, Group::NearOwn];
+const GROUPS: [Group; 5] = [
+    Group::Shape,
+    Group::Tactic,
+    Group::NearLast,
+    Group::NearOwn,
+    Group::Spatial,
+];
 
 impl Group {
     fn of(self, c: &Candidate) -> usize {
@@ -154,6 +186,7 @@ impl Group {
             Group::Tactic => c.tactic as usize,
             Group::NearLast => c.near_last as usize,
             Group::NearOwn => c.near_own as usize,
+            Group::Spatial => c.spatial as usize,
         }
     }
 }
@@ -213,11 +246,12 @@ fn main() {
     let rounds = take("--rounds").and_then(|v| v.parse().ok()).unwrap_or(12);
     let player = take("--player");
     let compare = take("--compare");
+    let spatial_min: Option<u32> = take("--spatial").and_then(|v| v.parse().ok());
     let learner = player.as_deref().map_or(Learner::Everyone, Learner::Player);
     let dirs: Vec<PathBuf> = args.into_iter().map(PathBuf::from).collect();
     if dirs.is_empty() {
         eprintln!(
-            "usage: learn_gammas [--files N] [--rounds R] [--player NAME] [--compare GAMMAS] DIR... > gammas.txt"
+            "usage: learn_gammas [--files N] [--rounds R] [--player NAME] [--compare GAMMAS] [--spatial N] DIR... > gammas.txt"
         );
         std::process::exit(2);
     }
@@ -228,9 +262,32 @@ fn main() {
         .into_par_iter()
         .map(canonical)
         .collect();
-    let read: Vec<Option<Vec<Vec<MoveFeatures>>>> = training
+    // Large patterns played often enough, sorted by key so that a run
+    // always numbers them alike.
+    let patterns = spatial_min.map(|min| {
+        let mut played: HashMap<u64, (u32, usize)> = HashMap::new();
+        for keys in training
+            .par_iter()
+            .map(|path| played_patterns(path, learner))
+            .collect::<Vec<_>>()
+        {
+            for k in keys {
+                for (i, key) in k.into_iter().enumerate() {
+                    played.entry(key).or_insert((0, MIN_DISTANCE + i)).0 += 1;
+                }
+            }
+        }
+        let mut kept: Vec<(u64, usize)> = played
+            .into_iter()
+            .filter(|(_, (n, _))| *n >= min)
+            .map(|(key, (_, d))| (key, d))
+            .collect();
+        kept.sort();
+        SpatialTable::from_patterns(kept)
+    });
+    let read: Vec<Option<Vec<Vec<Features>>>> = training
         .par_iter()
-        .map(|path| file_features(path, learner))
+        .map(|path| file_features(path, learner, patterns.as_ref()))
         .collect();
     let skipped = read.iter().filter(|r| r.is_none()).count();
 
@@ -238,7 +295,7 @@ fn main() {
     // every other shape.
     let mut available: HashMap<u32, u64> = HashMap::new();
     for position in read.iter().flatten().flatten() {
-        for f in position {
+        for (f, _) in position {
             *available.entry(canon[f.shape as usize]).or_default() += 1;
         }
     }
@@ -257,27 +314,40 @@ fn main() {
     let mut data = Data::default();
     for position in read.into_iter().flatten().flatten() {
         data.starts.push(data.candidates.len());
-        data.candidates.extend(position.iter().map(|f| Candidate {
-            shape: index.get(&canon[f.shape as usize]).copied().unwrap_or(0),
-            tactic: f.tactic as u8,
-            near_last: f.near_last,
-            near_own: f.near_own,
-        }));
+        data.candidates
+            .extend(position.iter().map(|(f, pattern)| Candidate {
+                shape: index.get(&canon[f.shape as usize]).copied().unwrap_or(0),
+                tactic: f.tactic as u8,
+                near_last: f.near_last,
+                near_own: f.near_own,
+                spatial: *pattern,
+            }));
     }
     data.starts.push(data.candidates.len());
     let positions_count = data.starts.len() - 1;
     eprintln!(
-        "training: {} files read, {skipped} skipped, {positions_count} moves, {} candidates, {} shapes kept",
+        "training: {} files read, {skipped} skipped, {positions_count} moves, {} candidates, {} shapes kept, {} large patterns",
         training.len() - skipped,
         data.candidates.len(),
-        kept.len()
+        kept.len(),
+        patterns.as_ref().map_or(0, |t| t.len() - 1)
     );
+    if let Some(table) = &patterns {
+        let mut by_distance = [0u64; spatial::MAX_DISTANCE + 1];
+        for s in data.starts.iter().take(positions_count) {
+            by_distance[table.distance(data.candidates[*s].spatial)] += 1;
+        }
+        eprintln!(
+            "moves played by the size of their largest known pattern (0: none): {by_distance:?}"
+        );
+    }
 
     let mut model = Model([
         vec![1.0; kept.len() + 1],
         vec![1.0; TACTICS],
         vec![1.0; NEAR_CLASSES],
         vec![1.0; NEAR_CLASSES],
+        vec![1.0; patterns.as_ref().map_or(1, SpatialTable::len)],
     ]);
     let wins: Vec<Vec<f64>> = GROUPS
         .iter()
@@ -308,6 +378,7 @@ fn main() {
     };
     normalise(model.group_mut(Group::Tactic), 0);
     normalise(model.group_mut(Group::Shape), 0);
+    normalise(model.group_mut(Group::Spatial), 0);
     for near in [Group::NearLast, Group::NearOwn] {
         normalise(model.group_mut(near), NEAR_CLASSES - 1);
         // Class 0 (no such move) is the same for every candidate of a position.
@@ -339,23 +410,41 @@ fn main() {
             model.group(Group::Shape)[k + 1].max(MIN_GAMMA)
         ));
     }
+    if let Some(table) = &patterns {
+        text.push_str("spatial_other 1.000000\n");
+        let keys = table.keys_by_index();
+        for (k, key) in keys.iter().enumerate().skip(1) {
+            text.push_str(&format!(
+                "spatial {} {key:016x} {:.6}\n",
+                table.distance(k as u32),
+                model.group(Group::Spatial)[k].max(MIN_GAMMA)
+            ));
+        }
+    }
     print!("{text}");
 
     // How well the shipped form of the strengths predicts held-out moves,
     // and, for comparison, another table of strengths.
     let gammas = Gammas::parse(&text).expect("the strengths just written parse");
-    let held: Vec<Vec<MoveFeatures>> = held_out
-        .par_iter()
-        .filter_map(|path| file_features(path, learner))
-        .flatten()
-        .collect();
-    report("held out", held_out.len(), &held, &gammas);
+    let held_for = |gammas: &Gammas| -> Vec<Vec<Features>> {
+        held_out
+            .par_iter()
+            .filter_map(|path| file_features(path, learner, gammas.spatial()))
+            .flatten()
+            .collect()
+    };
+    report("held out", held_out.len(), &held_for(&gammas), &gammas);
     if let Some(path) = compare {
         match std::fs::read_to_string(&path)
             .map_err(|e| e.to_string())
             .and_then(|t| Gammas::parse(&t))
         {
-            Ok(other) => report(&format!("held out, {path}"), held_out.len(), &held, &other),
+            Ok(other) => report(
+                &format!("held out, {path}"),
+                held_out.len(),
+                &held_for(&other),
+                &other,
+            ),
             Err(e) => eprintln!("cannot compare with {path}: {e}"),
         }
     }
@@ -363,11 +452,15 @@ fn main() {
 
 /// How often the strongest move of `gammas` is the move played in
 /// `positions`, and the mean log-likelihood of the moves played.
-fn report(what: &str, files: usize, positions: &[Vec<MoveFeatures>], gammas: &Gammas) {
+fn report(what: &str, files: usize, positions: &[Vec<Features>], gammas: &Gammas) {
     let (n, top, ll) = positions
         .par_iter()
         .map(|position| {
-            let w: Vec<f64> = position.iter().map(|f| gammas.weight(f) as f64).collect();
+            let spatial = |k: u32| gammas.spatial().map_or(1.0, |t| t.strength(k));
+            let w: Vec<f64> = position
+                .iter()
+                .map(|(f, k)| (gammas.weight(f) * spatial(*k)) as f64)
+                .collect();
             let best = w.iter().cloned().fold(0.0, f64::max);
             let ties = w.iter().filter(|&&x| x == best).count();
             let top = if w[0] == best { 1.0 / ties as f64 } else { 0.0 };

@@ -11,6 +11,7 @@
 //! (`policy`), the heavy playouts with `--tune playout_softmax=1` (`softmax`).
 
 use super::shapes::{shape_key, symmetries, KEY_BITS};
+use super::spatial::{self, SpatialTable};
 use crate::board::{Board, Color, Point};
 use std::sync::OnceLock;
 
@@ -184,9 +185,25 @@ pub struct Gammas {
     tactic: [f32; TACTICS],
     near_last: [f32; NEAR_CLASSES],
     near_own: [f32; NEAR_CLASSES],
+    /// Large patterns (`spatial`), in tables learned with them.
+    spatial: SpatialTable,
 }
 
 impl Gammas {
+    /// The large patterns of the table, if it was learned with them.
+    pub fn spatial(&self) -> Option<&SpatialTable> {
+        (!self.spatial.is_empty()).then_some(&self.spatial)
+    }
+
+    /// The strength of the largest known pattern of `c` at `p` (1 in a
+    /// table without large patterns).
+    pub fn spatial_strength(&self, board: &Board, c: Color, p: Point) -> f32 {
+        match self.spatial() {
+            Some(table) => table.strength(table.matched(&spatial::keys(board, c, p))),
+            None => 1.0,
+        }
+    }
+
     /// The strength of a move with these features.
     #[inline]
     pub fn weight(&self, f: &MoveFeatures) -> f32 {
@@ -221,7 +238,9 @@ impl Gammas {
 
     /// Parses `gammas.txt`: `#` comments, then lines `tactic K G`,
     /// `near_last K G`, `near_own K G`, `shape KEY G` (key in hex, any of
-    /// its symmetric forms) and `shape_other G` (any shape not listed).
+    /// its symmetric forms) and `shape_other G` (any shape not listed);
+    /// tables learned with large patterns add `spatial D KEY G` and
+    /// `spatial_other G` (`spatial`).
     pub fn parse(text: &str) -> Result<Gammas, String> {
         let mut g = Gammas {
             shape_level: vec![128u8; 1 << KEY_BITS].into_boxed_slice(),
@@ -229,6 +248,7 @@ impl Gammas {
             tactic: [1.0; TACTICS],
             near_last: [1.0; NEAR_CLASSES],
             near_own: [1.0; NEAR_CLASSES],
+            spatial: SpatialTable::default(),
         };
         let mut shapes = Vec::new();
         let mut other = 1.0;
@@ -251,6 +271,12 @@ impl Gammas {
                     .filter(|&k| k < limit && fields.len() == 3)
                     .ok_or_else(bad)
             };
+            if g.spatial
+                .parse_line(&fields)
+                .map_err(|e| format!("{}: {e}", bad()))?
+            {
+                continue;
+            }
             match fields[0] {
                 "tactic" => g.tactic[index(TACTICS)?] = gamma as f32,
                 "near_last" => g.near_last[index(NEAR_CLASSES)?] = gamma as f32,
@@ -284,10 +310,14 @@ pub enum Source {
     /// ishi's own moves in its 9x9 matches against GNU Go at 5000 playouts
     /// (`gammas_own9.txt`): strengths that point where the search ended up.
     OwnGames9,
+    /// The records of `gammas.txt` learned again with large patterns
+    /// (`gammas_spatial.txt`, `--tune prior_gamma_spatial=1`).
+    Spatial,
 }
 
 static RECORDS: OnceLock<Gammas> = OnceLock::new();
 static OWN_GAMES_9: OnceLock<Gammas> = OnceLock::new();
+static SPATIAL: OnceLock<Gammas> = OnceLock::new();
 
 /// The strengths shipped with the engine, learned from human records.
 pub fn table() -> &'static Gammas {
@@ -300,6 +330,7 @@ pub fn table_of(source: Source) -> &'static Gammas {
     let (cell, text) = match source {
         Source::Records => (&RECORDS, include_str!("gammas.txt")),
         Source::OwnGames9 => (&OWN_GAMES_9, include_str!("gammas_own9.txt")),
+        Source::Spatial => (&SPATIAL, include_str!("gammas_spatial.txt")),
     };
     cell.get_or_init(|| {
         Gammas::parse(text).unwrap_or_else(|e| {
@@ -323,6 +354,8 @@ mod tests {
     fn the_shipped_strengths_parse() {
         Gammas::parse(include_str!("gammas.txt")).unwrap();
         Gammas::parse(include_str!("gammas_own9.txt")).unwrap();
+        let spatial = Gammas::parse(include_str!("gammas_spatial.txt")).unwrap();
+        assert!(spatial.spatial().is_some_and(|t| t.len() > 1000));
     }
 
     #[test]
@@ -425,5 +458,28 @@ mod tests {
         assert_eq!(class("F7"), 4);
         assert_eq!(class("A1"), 8);
         assert_eq!(near_class(&b, e5, None), 0);
+    }
+
+    #[test]
+    fn the_shipped_large_patterns_are_found_by_their_keys() {
+        // Strong players open on the 4-4 point of an empty board, hardly
+        // ever on tengen; the table knows both whole patterns (d 10), so
+        // the keys it was learned with are the keys computed here.
+        let g = table_of(Source::Spatial);
+        let b = Board::new(19).unwrap();
+        let strength = |p: &str| {
+            let table = g.spatial().unwrap();
+            let found = table.matched(&spatial::keys(&b, Color::Black, at(&b, p)));
+            (table.distance(found), table.strength(found))
+        };
+        let (d, four_four) = strength("D4");
+        assert_eq!(d, spatial::MAX_DISTANCE);
+        let (d, tengen) = strength("K10");
+        assert_eq!(d, spatial::MAX_DISTANCE);
+        assert!(four_four > 100.0 * tengen, "{four_four} against {tengen}");
+        assert_eq!(
+            table_of(Source::Records).spatial_strength(&b, Color::Black, at(&b, "D4")),
+            1.0
+        );
     }
 }

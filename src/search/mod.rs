@@ -16,6 +16,7 @@ pub mod replies;
 pub mod rng;
 pub mod shapes;
 pub mod softmax;
+pub mod spatial;
 pub mod status;
 pub mod tree;
 pub mod uct;

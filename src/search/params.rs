@@ -187,7 +187,7 @@ fn visits(v: f64) -> u16 {
 type Setter = fn(&mut Params, f64);
 
 /// Every constant `--tune` can set: its name and how it is set.
-const KNOBS: [(&str, Setter); 41] = [
+const KNOBS: [(&str, Setter); 42] = [
     ("expand_at", |p, v| {
         p.expand_at = v.round().min(u32::MAX as f64) as u32
     }),
@@ -245,6 +245,11 @@ const KNOBS: [(&str, Setter); 41] = [
     ("prior_gamma_distilled", |p, v| {
         if v >= 0.5 {
             p.priors.gamma_source = Source::OwnGames9
+        }
+    }),
+    ("prior_gamma_spatial", |p, v| {
+        if v >= 0.5 {
+            p.priors.gamma_source = Source::Spatial
         }
     }),
     ("crit_weight", |p, v| p.crit_weight = v),

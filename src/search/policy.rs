@@ -450,7 +450,9 @@ pub fn children_with_priors(
             w += 2 * k.pattern as u32 * strength / 255;
         }
         if let Some(g) = gammas {
-            strengths.push(g.weight(&features(board, c, p, last, own_last)));
+            strengths.push(
+                g.weight(&features(board, c, p, last, own_last)) * g.spatial_strength(board, c, p),
+            );
         }
         out.push(NewChild {
             mv: p.0 as u16,

@@ -1,0 +1,385 @@
+//! Large spatial patterns around a move, as Pachi's priors use them (after
+//! Stern, Herbrich and Graepel, 2006): every point within a gridcular
+//! distance d of the move (d = dx + dy + max(dx, dy); d 3 is the 3×3
+//! shape, d 10 reaches five points straight out), seen from the mover as
+//! empty, own, opposing or off the board. A move is described by the
+//! largest of its patterns, from d 4 up to d 10, that a table knows; the
+//! table keeps only patterns that strong players chose often enough to
+//! learn a strength for.
+//!
+//! A pattern is named by a 64-bit key that is the same under the board's
+//! eight symmetries: the smallest of the eight Zobrist hashes of its
+//! transformed forms. Keys are recomputed from the board for each move
+//! asked about, so they are meant for the tree priors, not the playouts.
+
+use crate::board::{Board, Color, Point};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::OnceLock;
+
+/// The smallest distance with a pattern of its own (d 2 and 3 are the
+/// 3×3 shape, which the strengths see as a feature of its own).
+pub const MIN_DISTANCE: usize = 4;
+pub const MAX_DISTANCE: usize = 10;
+/// Pattern sizes per move: one key for each d from `MIN_DISTANCE` to
+/// `MAX_DISTANCE`.
+pub const SIZES: usize = MAX_DISTANCE - MIN_DISTANCE + 1;
+
+/// The keys of a move's patterns, smallest first.
+pub type Keys = [u64; SIZES];
+
+const EMPTY: usize = 0;
+const OWN: usize = 1;
+const OPPOSING: usize = 2;
+const OFF_BOARD: usize = 3;
+
+fn gridcular(dx: i32, dy: i32) -> usize {
+    let (x, y) = (dx.unsigned_abs() as usize, dy.unsigned_abs() as usize);
+    x + y + x.max(y)
+}
+
+/// The points of the largest pattern in a fixed order (nearer first), and
+/// what the symmetries and the hash make of them.
+struct Geometry {
+    offsets: Vec<(i32, i32)>,
+    /// `within[d]`: how many offsets lie within distance d.
+    within: [usize; MAX_DISTANCE + 1],
+    /// `images[i][s]`: the index of offset i under symmetry s.
+    images: Vec<[u8; 8]>,
+    /// Zobrist keys per offset and content.
+    zobrist: Vec<[u64; 4]>,
+}
+
+fn symmetry(s: usize, (x, y): (i32, i32)) -> (i32, i32) {
+    let (x, y) = if s & 4 != 0 { (y, x) } else { (x, y) };
+    let x = if s & 1 != 0 { -x } else { x };
+    let y = if s & 2 != 0 { -y } else { y };
+    (x, y)
+}
+
+fn geometry() -> &'static Geometry {
+    static GEOMETRY: OnceLock<Geometry> = OnceLock::new();
+    GEOMETRY.get_or_init(|| {
+        let reach = MAX_DISTANCE as i32 / 2;
+        let mut offsets: Vec<(i32, i32)> = (-reach..=reach)
+            .flat_map(|dx| (-reach..=reach).map(move |dy| (dx, dy)))
+            .filter(|&(dx, dy)| {
+                let d = gridcular(dx, dy);
+                (2..=MAX_DISTANCE).contains(&d)
+            })
+            .collect();
+        offsets.sort_by_key(|&(dx, dy)| (gridcular(dx, dy), dx, dy));
+        let mut within = [0; MAX_DISTANCE + 1];
+        for (d, slot) in within.iter_mut().enumerate() {
+            *slot = offsets
+                .iter()
+                .filter(|&&(dx, dy)| gridcular(dx, dy) <= d)
+                .count();
+        }
+        let position: HashMap<(i32, i32), usize> =
+            offsets.iter().enumerate().map(|(i, &o)| (o, i)).collect();
+        let images = offsets
+            .iter()
+            .map(|&o| std::array::from_fn(|s| position[&symmetry(s, o)] as u8))
+            .collect();
+        // splitmix64 from a fixed seed: the keys in the learned table
+        // depend on these, so they must never change.
+        let mut state = 0x5eed_1511_u64;
+        let mut next = || {
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        };
+        let zobrist = offsets
+            .iter()
+            .map(|_| std::array::from_fn(|_| next()))
+            .collect();
+        Geometry {
+            offsets,
+            within,
+            images,
+            zobrist,
+        }
+    })
+}
+
+/// The keys of the patterns of `c` playing at `p`, from d 4 to d 10.
+pub fn keys(board: &Board, c: Color, p: Point) -> Keys {
+    let g = geometry();
+    let size = board.size() as i32;
+    let (px, py) = board.xy(p);
+    let (px, py) = (px as i32, py as i32);
+    // Indexed by a u8, so that no lookup needs a bounds check.
+    let mut content = [EMPTY as u8; 256];
+    for (slot, &(dx, dy)) in content.iter_mut().zip(&g.offsets) {
+        let (x, y) = (px + dx, py + dy);
+        *slot = if x < 0 || y < 0 || x >= size || y >= size {
+            OFF_BOARD
+        } else {
+            match board.color_at(Point((y as usize + 1) * board.stride() + x as usize + 1)) {
+                None => EMPTY,
+                Some(owner) if owner == c => OWN,
+                Some(_) => OPPOSING,
+            }
+        } as u8;
+    }
+    let mut hashes = [0u64; 8];
+    let mut out = [0u64; SIZES];
+    let mut i = 0;
+    for d in 2..=MAX_DISTANCE {
+        while i < g.within[d] {
+            let (images, zobrist) = (&g.images[i], &g.zobrist[i]);
+            for (h, &image) in hashes.iter_mut().zip(images) {
+                *h ^= zobrist[content[image as usize] as usize & 3];
+            }
+            i += 1;
+        }
+        if d >= MIN_DISTANCE {
+            let smallest = hashes.iter().copied().min().unwrap_or_default();
+            // The size goes into the key so that no two sizes can share one.
+            out[d - MIN_DISTANCE] = smallest ^ (d as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+    }
+    out
+}
+
+/// Keys are already uniform hashes: hashing them again is wasted work.
+#[derive(Default)]
+pub struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+    fn write_u64(&mut self, k: u64) {
+        self.0 = k;
+    }
+}
+
+type KeyMap<V> = HashMap<u64, V, BuildHasherDefault<KeyHasher>>;
+
+/// Known patterns, each with an index (0 stands for none known) and a
+/// strength.
+#[derive(Default)]
+pub struct SpatialTable {
+    index: KeyMap<u32>,
+    /// `strengths[0]` is the strength of a move with no known pattern.
+    strengths: Vec<f32>,
+    /// The distance of each pattern, by index (0 for none).
+    distances: Vec<u8>,
+}
+
+impl SpatialTable {
+    /// A table of these patterns (key and distance), all of strength 1.
+    pub fn from_patterns(patterns: impl IntoIterator<Item = (u64, usize)>) -> SpatialTable {
+        let mut table = SpatialTable {
+            index: KeyMap::default(),
+            strengths: vec![1.0],
+            distances: vec![0],
+        };
+        for (key, d) in patterns {
+            table.insert(key, d, 1.0);
+        }
+        table
+    }
+
+    fn insert(&mut self, key: u64, d: usize, strength: f32) {
+        let next = self.strengths.len() as u32;
+        let k = *self.index.entry(key).or_insert(next);
+        if k == next {
+            self.strengths.push(strength);
+            self.distances.push(d as u8);
+        } else {
+            self.strengths[k as usize] = strength;
+        }
+    }
+
+    /// How many entries the table has, the "none known" entry included.
+    pub fn len(&self) -> usize {
+        self.strengths.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.strengths.len() <= 1
+    }
+
+    /// The index of the largest known of these patterns, 0 for none.
+    pub fn matched(&self, keys: &Keys) -> u32 {
+        keys.iter()
+            .rev()
+            .find_map(|k| self.index.get(k).copied())
+            .unwrap_or(0)
+    }
+
+    pub fn strength(&self, index: u32) -> f32 {
+        self.strengths.get(index as usize).copied().unwrap_or(1.0)
+    }
+
+    pub fn distance(&self, index: u32) -> usize {
+        self.distances.get(index as usize).copied().unwrap_or(0) as usize
+    }
+
+    /// The key of the pattern at `index` (none for 0).
+    pub fn keys_by_index(&self) -> Vec<u64> {
+        let mut keys = vec![0; self.len()];
+        for (&k, &i) in &self.index {
+            keys[i as usize] = k;
+        }
+        keys
+    }
+
+    pub fn set_strength(&mut self, index: u32, strength: f32) {
+        if let Some(s) = self.strengths.get_mut(index as usize) {
+            *s = strength;
+        }
+    }
+
+    /// Reads one line `spatial D KEY G` (key in hex) or `spatial_other G`
+    /// of a strengths file; `Ok(false)` for a line of another kind, an
+    /// error saying what is wrong with a spatial line that does not read.
+    pub fn parse_line(&mut self, fields: &[&str]) -> Result<bool, String> {
+        let gamma = |f: &str| {
+            f.parse::<f32>()
+                .ok()
+                .filter(|g| g.is_finite() && *g > 0.0)
+                .ok_or_else(|| format!("strength '{f}' is not a positive number"))
+        };
+        match fields {
+            ["spatial_other", g] => {
+                if self.strengths.is_empty() {
+                    self.strengths.push(1.0);
+                    self.distances.push(0);
+                }
+                self.strengths[0] = gamma(g)?;
+                Ok(true)
+            }
+            ["spatial", d, key, g] => {
+                let d = d
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|d| (MIN_DISTANCE..=MAX_DISTANCE).contains(d))
+                    .ok_or_else(|| {
+                        format!("size '{d}' is not from {MIN_DISTANCE} to {MAX_DISTANCE}")
+                    })?;
+                let key = u64::from_str_radix(key, 16)
+                    .map_err(|_| format!("key '{key}' is not hexadecimal"))?;
+                if self.strengths.is_empty() {
+                    self.strengths.push(1.0);
+                    self.distances.push(0);
+                }
+                self.insert(key, d, gamma(g)?);
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::test_point as at;
+
+    fn keys_at(diagram: &str, c: Color, p: &str) -> Keys {
+        let b = Board::from_ascii(diagram).unwrap();
+        keys(&b, c, at(&b, p))
+    }
+
+    #[test]
+    fn the_patterns_grow_by_distance() {
+        let g = geometry();
+        // d 2: four neighbours; d 3: the diagonals; d 4: two steps out.
+        assert_eq!(g.within[2], 4);
+        assert_eq!(g.within[3], 8);
+        assert_eq!(g.within[4], 12);
+        assert_eq!(g.within[MAX_DISTANCE], g.offsets.len());
+        assert!(g.offsets.len() <= 256);
+    }
+
+    #[test]
+    fn a_pattern_and_its_mirror_image_share_keys() {
+        let left = "\
+            . . . . . . .\n\
+            . . . . . . .\n\
+            . . X . . . .\n\
+            . . . . O . .\n\
+            . . . . . . .\n\
+            . . . . . . .\n\
+            . . . . . . .\n";
+        let right = "\
+            . . . . . . .\n\
+            . . . . . . .\n\
+            . . . . X . .\n\
+            . . O . . . .\n\
+            . . . . . . .\n\
+            . . . . . . .\n\
+            . . . . . . .\n";
+        assert_eq!(
+            keys_at(left, Color::Black, "D4"),
+            keys_at(right, Color::Black, "D4")
+        );
+        // Seen from White, the same stones make another pattern.
+        assert_ne!(
+            keys_at(left, Color::Black, "D4"),
+            keys_at(left, Color::White, "D4")
+        );
+    }
+
+    #[test]
+    fn a_stone_three_steps_out_changes_only_the_larger_patterns() {
+        let near = "\
+            . . . . . . . . .\n\
+            . . . . . . . . .\n\
+            . . . . . . . . .\n\
+            . . . . . . . . .\n\
+            . . . . . . . . .\n\
+            . . . . . . . . .\n\
+            . . . . . . . . .\n\
+            . . . . . . . . .\n\
+            . . . . . . . . .\n";
+        let far = "\
+            . . . . . . . . .\n\
+            . . . . . . . . .\n\
+            . . . . . . . . .\n\
+            . . . . . . . . .\n\
+            . . . . . . . X .\n\
+            . . . . . . . . .\n\
+            . . . . . . . . .\n\
+            . . . . . . . . .\n\
+            . . . . . . . . .\n";
+        // H5 is three steps right of E5: gridcular distance 6.
+        let (a, b) = (
+            keys_at(near, Color::Black, "E5"),
+            keys_at(far, Color::Black, "E5"),
+        );
+        for d in MIN_DISTANCE..=MAX_DISTANCE {
+            assert_eq!(a[d - MIN_DISTANCE] == b[d - MIN_DISTANCE], d < 6, "d {d}");
+        }
+    }
+
+    #[test]
+    fn the_largest_known_pattern_is_the_match() {
+        let empty = Board::new(9).unwrap();
+        let k = keys(&empty, Color::Black, at(&empty, "C3"));
+        let mut table = SpatialTable::from_patterns([(k[0], 4), (k[3], 7)]);
+        assert!(table.parse_line(&["spatial_other", "0.5"]).unwrap());
+        let seven = table.matched(&k);
+        assert_eq!(table.distance(seven), 7);
+        // In the centre only the small empty pattern is the same as C3's;
+        // in the corner none is.
+        let centre = keys(&empty, Color::Black, at(&empty, "E5"));
+        assert_eq!(table.distance(table.matched(&centre)), 4);
+        let corner = keys(&empty, Color::Black, at(&empty, "A1"));
+        assert_eq!(table.matched(&corner), 0);
+        assert_eq!(table.strength(0), 0.5);
+        assert!(table.parse_line(&["spatial", "3", "ff", "1.0"]).is_err());
+        assert!(!table.parse_line(&["shape", "ff", "1.0"]).unwrap());
+    }
+}
