@@ -195,11 +195,16 @@ impl Gammas {
         (!self.spatial.is_empty()).then_some(&self.spatial)
     }
 
-    /// The strength of the largest known pattern of `c` at `p` (1 in a
-    /// table without large patterns).
-    pub fn spatial_strength(&self, board: &Board, c: Color, p: Point) -> f32 {
+    /// The strength of the largest known pattern of `c` at `p` that
+    /// reaches no further than gridcular distance `reach` (1 in a table
+    /// without large patterns).
+    pub fn spatial_strength(&self, board: &Board, c: Color, p: Point, reach: usize) -> f32 {
         match self.spatial() {
-            Some(table) => table.strength(table.matched(&spatial::keys(board, c, p))),
+            Some(table) => {
+                let keys = spatial::keys(board, c, p);
+                let upto = reach.clamp(spatial::MIN_DISTANCE - 1, spatial::MAX_DISTANCE);
+                table.strength(table.matched(&keys[..upto + 1 - spatial::MIN_DISTANCE]))
+            }
             None => 1.0,
         }
     }
@@ -477,8 +482,14 @@ mod tests {
         let (d, tengen) = strength("K10");
         assert_eq!(d, spatial::MAX_DISTANCE);
         assert!(four_four > 100.0 * tengen, "{four_four} against {tengen}");
+        // A reach of 3 leaves only the 3×3 shape, which has a feature of
+        // its own: no large pattern is matched.
+        let d4 = at(&b, "D4");
+        assert_eq!(g.spatial_strength(&b, Color::Black, d4, 10), four_four);
+        assert_eq!(g.spatial_strength(&b, Color::Black, d4, 3), 1.0);
+        assert_ne!(g.spatial_strength(&b, Color::Black, d4, 6), four_four);
         assert_eq!(
-            table_of(Source::Records).spatial_strength(&b, Color::Black, at(&b, "D4")),
+            table_of(Source::Records).spatial_strength(&b, Color::Black, at(&b, "D4"), 10),
             1.0
         );
     }

@@ -187,7 +187,7 @@ fn visits(v: f64) -> u16 {
 type Setter = fn(&mut Params, f64);
 
 /// Every constant `--tune` can set: its name and how it is set.
-const KNOBS: [(&str, Setter); 42] = [
+const KNOBS: [(&str, Setter); 43] = [
     ("expand_at", |p, v| {
         p.expand_at = v.round().min(u32::MAX as f64) as u32
     }),
@@ -248,9 +248,14 @@ const KNOBS: [(&str, Setter); 42] = [
         }
     }),
     ("prior_gamma_spatial", |p, v| {
-        if v >= 0.5 {
-            p.priors.gamma_source = Source::Spatial
+        p.priors.gamma_source = if v >= 0.5 {
+            Source::Spatial
+        } else {
+            Source::Records
         }
+    }),
+    ("spatial_reach", |p, v| {
+        p.priors.spatial_reach = v.clamp(3.0, 10.0) as u8
     }),
     ("crit_weight", |p, v| p.crit_weight = v),
     ("crit_visits", |p, v| p.crit_visits = v.max(1.0)),
@@ -329,6 +334,10 @@ mod tests {
         assert_eq!(tuned.priors.even, 12);
         assert_eq!(tuned.priors.gamma_source, Source::OwnGames9);
         assert_eq!(default.priors.gamma_source, Source::Records);
+        let spatial = Tuning::parse("prior_gamma_spatial=1,spatial_reach=6").unwrap();
+        let spatial = Params::tuned(9, PlayoutKind::Heavy, &spatial);
+        assert_eq!(spatial.priors.gamma_source, Source::Spatial);
+        assert_eq!(spatial.priors.spatial_reach, 6);
         assert_eq!(tuned.expand_at, default.expand_at);
         assert_eq!(tuned.priors.capture, default.priors.capture);
         assert_eq!(Tuning::parse("").unwrap(), Tuning::default());

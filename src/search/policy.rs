@@ -96,6 +96,11 @@ pub struct Priors {
     /// first 141 from 10690 (README, Strengths learned from ishi's own
     /// moves).
     pub gamma_source: Source,
+    /// The largest large pattern (gridcular distance) the strengths may
+    /// match (`spatial`; `--tune spatial_reach=D`): the largest patterns,
+    /// learned on 19x19, say most about a big board's whole-board
+    /// context, which a small board lacks.
+    pub spatial_reach: u8,
 }
 
 impl Priors {
@@ -118,6 +123,7 @@ impl Priors {
             gamma_wins: 0,
             gamma_own: false,
             gamma_source: Source::Records,
+            spatial_reach: super::spatial::MAX_DISTANCE as u8,
         }
     }
 }
@@ -451,7 +457,8 @@ pub fn children_with_priors(
         }
         if let Some(g) = gammas {
             strengths.push(
-                g.weight(&features(board, c, p, last, own_last)) * g.spatial_strength(board, c, p),
+                g.weight(&features(board, c, p, last, own_last))
+                    * g.spatial_strength(board, c, p, k.spatial_reach as usize),
             );
         }
         out.push(NewChild {
@@ -656,6 +663,7 @@ mod tests {
         gamma_wins: 0,
         gamma_own: false,
         gamma_source: Source::Records,
+        spatial_reach: 10,
     };
 
     #[test]

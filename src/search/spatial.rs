@@ -210,8 +210,9 @@ impl SpatialTable {
         self.strengths.len() <= 1
     }
 
-    /// The index of the largest known of these patterns, 0 for none.
-    pub fn matched(&self, keys: &Keys) -> u32 {
+    /// The index of the largest known of these patterns (keys smallest
+    /// first), 0 for none.
+    pub fn matched(&self, keys: &[u64]) -> u32 {
         keys.iter()
             .rev()
             .find_map(|k| self.index.get(k).copied())
