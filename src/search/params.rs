@@ -7,6 +7,7 @@ use super::bench::PlayoutKind;
 use super::gammas::Source;
 use super::playout::ShapeChoice;
 use super::policy::Priors;
+use super::spatial::{MAX_DISTANCE, MIN_DISTANCE};
 use crate::board::{Board, Color};
 
 /// Tuning of the tree policy.
@@ -255,7 +256,9 @@ const KNOBS: [(&str, Setter); 43] = [
         }
     }),
     ("spatial_reach", |p, v| {
-        p.priors.spatial_reach = v.clamp(3.0, 10.0) as u8
+        // Below the smallest large pattern none is matched.
+        let reach = v.clamp(MIN_DISTANCE as f64 - 1.0, MAX_DISTANCE as f64);
+        p.priors.spatial_reach = reach as u8
     }),
     ("crit_weight", |p, v| p.crit_weight = v),
     ("crit_visits", |p, v| p.crit_visits = v.max(1.0)),

@@ -663,7 +663,7 @@ mod tests {
         gamma_wins: 0,
         gamma_own: false,
         gamma_source: Source::Records,
-        spatial_reach: 10,
+        spatial_reach: crate::search::spatial::MAX_DISTANCE as u8,
     };
 
     #[test]

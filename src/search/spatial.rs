@@ -147,7 +147,7 @@ pub fn keys(board: &Board, c: Color, p: Point) -> Keys {
 
 /// Keys are already uniform hashes: hashing them again is wasted work.
 #[derive(Default)]
-pub struct KeyHasher(u64);
+struct KeyHasher(u64);
 
 impl Hasher for KeyHasher {
     fn finish(&self) -> u64 {
@@ -167,7 +167,6 @@ type KeyMap<V> = HashMap<u64, V, BuildHasherDefault<KeyHasher>>;
 
 /// Known patterns, each with an index (0 stands for none known) and a
 /// strength.
-#[derive(Default)]
 pub struct SpatialTable {
     index: KeyMap<u32>,
     /// `strengths[0]` is the strength of a move with no known pattern.
@@ -176,14 +175,21 @@ pub struct SpatialTable {
     distances: Vec<u8>,
 }
 
-impl SpatialTable {
-    /// A table of these patterns (key and distance), all of strength 1.
-    pub fn from_patterns(patterns: impl IntoIterator<Item = (u64, usize)>) -> SpatialTable {
-        let mut table = SpatialTable {
+/// No pattern known: only the entry for none, of strength 1.
+impl Default for SpatialTable {
+    fn default() -> SpatialTable {
+        SpatialTable {
             index: KeyMap::default(),
             strengths: vec![1.0],
             distances: vec![0],
-        };
+        }
+    }
+}
+
+impl SpatialTable {
+    /// A table of these patterns (key and distance), all of strength 1.
+    pub fn from_patterns(patterns: impl IntoIterator<Item = (u64, usize)>) -> SpatialTable {
+        let mut table = SpatialTable::default();
         for (key, d) in patterns {
             table.insert(key, d, 1.0);
         }
@@ -236,12 +242,6 @@ impl SpatialTable {
         keys
     }
 
-    pub fn set_strength(&mut self, index: u32, strength: f32) {
-        if let Some(s) = self.strengths.get_mut(index as usize) {
-            *s = strength;
-        }
-    }
-
     /// Reads one line `spatial D KEY G` (key in hex) or `spatial_other G`
     /// of a strengths file; `Ok(false)` for a line of another kind, an
     /// error saying what is wrong with a spatial line that does not read.
@@ -254,10 +254,6 @@ impl SpatialTable {
         };
         match fields {
             ["spatial_other", g] => {
-                if self.strengths.is_empty() {
-                    self.strengths.push(1.0);
-                    self.distances.push(0);
-                }
                 self.strengths[0] = gamma(g)?;
                 Ok(true)
             }
@@ -271,10 +267,6 @@ impl SpatialTable {
                     })?;
                 let key = u64::from_str_radix(key, 16)
                     .map_err(|_| format!("key '{key}' is not hexadecimal"))?;
-                if self.strengths.is_empty() {
-                    self.strengths.push(1.0);
-                    self.distances.push(0);
-                }
                 self.insert(key, d, gamma(g)?);
                 Ok(true)
             }
