@@ -13,7 +13,10 @@
 //! only the first N files of the rest. `--spatial N` adds a feature group
 //! of large patterns (`ishi::search::spatial`): every pattern from d 4 to
 //! d 10 that was the move played at least N times gets a strength, and a
-//! move is described by the largest of them that it matches.
+//! move is described by the largest of them that it matches. `--reach D`
+//! keeps only the patterns up to d D, so that the smaller ones learn
+//! their strengths from every move they describe and not only from the
+//! moves that no larger known pattern matched.
 
 use ishi::board::{Color, Move, Point};
 use ishi::game::Game;
@@ -247,11 +250,14 @@ fn main() {
     let player = take("--player");
     let compare = take("--compare");
     let spatial_min: Option<u32> = take("--spatial").and_then(|v| v.parse().ok());
+    let spatial_reach: usize = take("--reach")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(spatial::MAX_DISTANCE);
     let learner = player.as_deref().map_or(Learner::Everyone, Learner::Player);
     let dirs: Vec<PathBuf> = args.into_iter().map(PathBuf::from).collect();
     if dirs.is_empty() {
         eprintln!(
-            "usage: learn_gammas [--files N] [--rounds R] [--player NAME] [--compare GAMMAS] [--spatial N] DIR... > gammas.txt"
+            "usage: learn_gammas [--files N] [--rounds R] [--player NAME] [--compare GAMMAS] [--spatial N [--reach D]] DIR... > gammas.txt"
         );
         std::process::exit(2);
     }
@@ -279,7 +285,7 @@ fn main() {
         }
         let mut kept: Vec<(u64, usize)> = played
             .into_iter()
-            .filter(|(_, (n, _))| *n >= min)
+            .filter(|(_, (n, d))| *n >= min && *d <= spatial_reach)
             .map(|(key, (_, d))| (key, d))
             .collect();
         kept.sort();

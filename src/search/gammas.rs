@@ -201,8 +201,8 @@ impl Gammas {
     pub fn spatial_strength(&self, board: &Board, c: Color, p: Point, reach: usize) -> f32 {
         match self.spatial() {
             Some(table) => {
-                let keys = spatial::keys(board, c, p);
                 let upto = reach.clamp(spatial::MIN_DISTANCE - 1, spatial::MAX_DISTANCE);
+                let keys = spatial::keys_within(board, c, p, upto);
                 table.strength(table.matched(&keys[..upto + 1 - spatial::MIN_DISTANCE]))
             }
             None => 1.0,

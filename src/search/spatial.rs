@@ -107,13 +107,21 @@ fn geometry() -> &'static Geometry {
 
 /// The keys of the patterns of `c` playing at `p`, from d 4 to d 10.
 pub fn keys(board: &Board, c: Color, p: Point) -> Keys {
+    keys_within(board, c, p, MAX_DISTANCE)
+}
+
+/// The keys of the patterns of `c` playing at `p` from d 4 to d `reach`
+/// (at most d 10); the slots of larger sizes stay 0. Only the points
+/// within `reach` are looked at, so a small reach is cheap.
+pub fn keys_within(board: &Board, c: Color, p: Point, reach: usize) -> Keys {
+    let reach = reach.min(MAX_DISTANCE);
     let g = geometry();
     let size = board.size() as i32;
     let (px, py) = board.xy(p);
     let (px, py) = (px as i32, py as i32);
     // Indexed by a u8, so that no lookup needs a bounds check.
     let mut content = [EMPTY as u8; 256];
-    for (slot, &(dx, dy)) in content.iter_mut().zip(&g.offsets) {
+    for (slot, &(dx, dy)) in content.iter_mut().zip(&g.offsets[..g.within[reach]]) {
         let (x, y) = (px + dx, py + dy);
         *slot = if x < 0 || y < 0 || x >= size || y >= size {
             OFF_BOARD
@@ -128,7 +136,7 @@ pub fn keys(board: &Board, c: Color, p: Point) -> Keys {
     let mut hashes = [0u64; 8];
     let mut out = [0u64; SIZES];
     let mut i = 0;
-    for d in 2..=MAX_DISTANCE {
+    for d in 2..=reach {
         while i < g.within[d] {
             let (images, zobrist) = (&g.images[i], &g.zobrist[i]);
             for (h, &image) in hashes.iter_mut().zip(images) {
@@ -323,6 +331,29 @@ mod tests {
             keys_at(left, Color::Black, "D4"),
             keys_at(left, Color::White, "D4")
         );
+    }
+
+    #[test]
+    fn keys_within_a_reach_are_the_smaller_keys_of_the_whole() {
+        let diagram = "\
+            . . . . . . . . .\n\
+            . . O . . . . . .\n\
+            . . . X X . . . .\n\
+            . . . O . X . . .\n\
+            . . . . . . . . .\n\
+            . . O . . . X . .\n\
+            . . . . . . . . .\n\
+            . . . . . X . . .\n\
+            . . . . . . . . .\n";
+        let b = Board::from_ascii(diagram).unwrap();
+        let whole = keys(&b, Color::White, at(&b, "E5"));
+        for reach in MIN_DISTANCE - 1..=MAX_DISTANCE {
+            let part = keys_within(&b, Color::White, at(&b, "E5"), reach);
+            for (i, (&k, &w)) in part.iter().zip(&whole).enumerate() {
+                let expected = if MIN_DISTANCE + i <= reach { w } else { 0 };
+                assert_eq!(k, expected, "reach {reach}, d {}", MIN_DISTANCE + i);
+            }
+        }
     }
 
     #[test]
