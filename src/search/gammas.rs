@@ -467,30 +467,37 @@ mod tests {
 
     #[test]
     fn the_shipped_large_patterns_are_found_by_their_keys() {
-        // Strong players open on the 4-4 point of an empty board, hardly
-        // ever on tengen; the table knows both whole patterns (d 10), so
-        // the keys it was learned with are the keys computed here.
+        // On an empty board strong players take the third line, seldom the
+        // second and never the first. The table, learned up to d 6 (three
+        // points straight out), knows these open patterns, so the keys it
+        // was learned with are the keys computed here; and d 6 sees no
+        // further on 19x19 than on 9x9.
         let g = table_of(Source::Spatial);
-        let b = Board::new(19).unwrap();
-        let strength = |p: &str| {
-            let table = g.spatial().unwrap();
-            let found = table.matched(&spatial::keys(&b, Color::Black, at(&b, p)));
-            (table.distance(found), table.strength(found))
-        };
-        let (d, four_four) = strength("D4");
-        assert_eq!(d, spatial::MAX_DISTANCE);
-        let (d, tengen) = strength("K10");
-        assert_eq!(d, spatial::MAX_DISTANCE);
-        assert!(four_four > 100.0 * tengen, "{four_four} against {tengen}");
-        // A reach of 3 leaves only the 3×3 shape, which has a feature of
-        // its own: no large pattern is matched.
-        let d4 = at(&b, "D4");
-        assert_eq!(g.spatial_strength(&b, Color::Black, d4, 10), four_four);
-        assert_eq!(g.spatial_strength(&b, Color::Black, d4, 3), 1.0);
-        assert_ne!(g.spatial_strength(&b, Color::Black, d4, 6), four_four);
-        assert_eq!(
-            table_of(Source::Records).spatial_strength(&b, Color::Black, at(&b, "D4"), 10),
-            1.0
-        );
+        for size in [9, 19] {
+            let b = Board::new(size).unwrap();
+            let strength = |p: &str| {
+                let table = g.spatial().unwrap();
+                let found = table.matched(&spatial::keys(&b, Color::Black, at(&b, p)));
+                (table.distance(found), table.strength(found))
+            };
+            let (d, third) = strength("C5");
+            assert_eq!(d, 6);
+            let (d, open) = strength("E5");
+            assert_eq!(d, 6);
+            let (_, second) = strength("B5");
+            let (_, first) = strength("A5");
+            assert!(third > 2.0 * open, "{size}: {third} against {open}");
+            assert!(open > 10.0 * second, "{size}: {open} against {second}");
+            assert!(open > 10.0 * first, "{size}: {open} against {first}");
+            // A reach of 3 leaves only the 3×3 shape, which has a feature
+            // of its own: no large pattern is matched.
+            let c5 = at(&b, "C5");
+            assert_eq!(g.spatial_strength(&b, Color::Black, c5, 10), third);
+            assert_eq!(g.spatial_strength(&b, Color::Black, c5, 3), 1.0);
+            assert_eq!(
+                table_of(Source::Records).spatial_strength(&b, Color::Black, c5, 10),
+                1.0
+            );
+        }
     }
 }
