@@ -315,8 +315,9 @@ pub enum Source {
     /// ishi's own moves in its 9x9 matches against GNU Go at 5000 playouts
     /// (`gammas_own9.txt`): strengths that point where the search ended up.
     OwnGames9,
-    /// The records of `gammas.txt` learned again with large patterns
-    /// (`gammas_spatial.txt`, `--tune prior_gamma_spatial=1`).
+    /// The records of `gammas.txt` learned again with large patterns up
+    /// to d 6 (`gammas_spatial.txt`; the default, `--tune
+    /// prior_gamma_spatial=0` asks for `Records`).
     Spatial,
 }
 

@@ -336,11 +336,11 @@ mod tests {
         assert_eq!(tuned.rave_equiv, 1000.0);
         assert_eq!(tuned.priors.even, 12);
         assert_eq!(tuned.priors.gamma_source, Source::OwnGames9);
-        assert_eq!(default.priors.gamma_source, Source::Records);
-        let spatial = Tuning::parse("prior_gamma_spatial=1,spatial_reach=6").unwrap();
-        let spatial = Params::tuned(9, PlayoutKind::Heavy, &spatial);
-        assert_eq!(spatial.priors.gamma_source, Source::Spatial);
-        assert_eq!(spatial.priors.spatial_reach, 6);
+        assert_eq!(default.priors.gamma_source, Source::Spatial);
+        let records = Tuning::parse("prior_gamma_spatial=0,spatial_reach=5").unwrap();
+        let records = Params::tuned(9, PlayoutKind::Heavy, &records);
+        assert_eq!(records.priors.gamma_source, Source::Records);
+        assert_eq!(records.priors.spatial_reach, 5);
         assert_eq!(tuned.expand_at, default.expand_at);
         assert_eq!(tuned.priors.capture, default.priors.capture);
         assert_eq!(Tuning::parse("").unwrap(), Tuning::default());

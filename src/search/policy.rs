@@ -89,17 +89,19 @@ pub struct Priors {
     /// the first 85 from 9690 where the default won 79 (README, Learned
     /// playout strengths).
     pub gamma_own: bool,
-    /// Which learned strengths `gamma` uses: those from human records, or
-    /// those from ishi's own 9x9 match moves (`prior_gamma_distilled=1`),
-    /// which won no more against GNU Go (9x9, komi 7, 5000 playouts): 170
-    /// of 200 from seed 10490 where the default won 171, then 117 of the
-    /// first 141 from 10690 (README, Strengths learned from ishi's own
-    /// moves).
+    /// Which learned strengths `gamma` uses. By default those learned
+    /// with large patterns up to d 6 (`gammas_spatial.txt`): against GNU
+    /// Go (9x9, komi 7, 5000 playouts, book off) they won 185 of 200 from
+    /// seed 10490 where the 3×3 strengths of `gammas.txt`
+    /// (`prior_gamma_spatial=0`) won 171, and against Pachi 37 of 100
+    /// from seed 20400 where those won 30 (README, Large patterns). Those
+    /// from ishi's own 9x9 match moves (`prior_gamma_distilled=1`) won no
+    /// more: 170 of 200 from seed 10490.
     pub gamma_source: Source,
     /// The largest large pattern (gridcular distance) the strengths may
-    /// match (`spatial`; `--tune spatial_reach=D`): the largest patterns,
-    /// learned on 19x19, say most about a big board's whole-board
-    /// context, which a small board lacks.
+    /// match (`--tune spatial_reach=D`; 3 matches none). The shipped
+    /// table stops at d 6: larger patterns, learned on 19x19, carried a
+    /// big board's whole-board context onto 9x9.
     pub spatial_reach: u8,
 }
 
@@ -122,7 +124,7 @@ impl Priors {
             gamma: if size <= 9 { e * 2 } else { 0 },
             gamma_wins: 0,
             gamma_own: false,
-            gamma_source: Source::Records,
+            gamma_source: Source::Spatial,
             spatial_reach: super::spatial::MAX_DISTANCE as u8,
         }
     }
