@@ -201,7 +201,9 @@ impl Gammas {
     pub fn spatial_strength(&self, board: &Board, c: Color, p: Point, reach: usize) -> f32 {
         match self.spatial() {
             Some(table) => {
-                let upto = reach.clamp(spatial::MIN_DISTANCE - 1, spatial::MAX_DISTANCE);
+                let upto = reach
+                    .min(table.largest_distance())
+                    .clamp(spatial::MIN_DISTANCE - 1, spatial::MAX_DISTANCE);
                 let keys = spatial::keys_within(board, c, p, upto);
                 table.strength(table.matched(&keys[..upto + 1 - spatial::MIN_DISTANCE]))
             }
@@ -493,6 +495,7 @@ mod tests {
             // A reach of 3 leaves only the 3×3 shape, which has a feature
             // of its own: no large pattern is matched.
             let c5 = at(&b, "C5");
+            assert_eq!(g.spatial().unwrap().largest_distance(), 6);
             assert_eq!(g.spatial_strength(&b, Color::Black, c5, 10), third);
             assert_eq!(g.spatial_strength(&b, Color::Black, c5, 3), 1.0);
             assert_eq!(

@@ -181,6 +181,9 @@ pub struct SpatialTable {
     strengths: Vec<f32>,
     /// The distance of each pattern, by index (0 for none).
     distances: Vec<u8>,
+    /// The largest distance of any pattern (0 for none): keys beyond it
+    /// need not be computed.
+    largest: usize,
 }
 
 /// No pattern known: only the entry for none, of strength 1.
@@ -190,6 +193,7 @@ impl Default for SpatialTable {
             index: KeyMap::default(),
             strengths: vec![1.0],
             distances: vec![0],
+            largest: 0,
         }
     }
 }
@@ -210,6 +214,7 @@ impl SpatialTable {
         if k == next {
             self.strengths.push(strength);
             self.distances.push(d as u8);
+            self.largest = self.largest.max(d);
         } else {
             self.strengths[k as usize] = strength;
         }
@@ -235,6 +240,11 @@ impl SpatialTable {
 
     pub fn strength(&self, index: u32) -> f32 {
         self.strengths.get(index as usize).copied().unwrap_or(1.0)
+    }
+
+    /// The largest distance of a known pattern (0 when none is known).
+    pub fn largest_distance(&self) -> usize {
+        self.largest
     }
 
     pub fn distance(&self, index: u32) -> usize {
@@ -396,6 +406,8 @@ mod tests {
         assert!(table.parse_line(&["spatial_other", "0.5"]).unwrap());
         let seven = table.matched(&k);
         assert_eq!(table.distance(seven), 7);
+        assert_eq!(table.largest_distance(), 7);
+        assert_eq!(SpatialTable::default().largest_distance(), 0);
         // In the centre only the small empty pattern is the same as C3's;
         // in the corner none is.
         let centre = keys(&empty, Color::Black, at(&empty, "E5"));
