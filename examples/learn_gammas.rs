@@ -137,7 +137,7 @@ fn file_features(
         let (last, own) = recent(game);
         let b = game.board();
         let describe = |p: Point| {
-            let pattern = patterns.map_or(0, |t| t.matched(&spatial::keys(b, c, p)));
+            let pattern = patterns.map_or(0, |t| t.matched_at(b, c, p, spatial::MAX_DISTANCE));
             (features(b, c, p, last, own), pattern)
         };
         let mut position = vec![describe(played)];

@@ -11,7 +11,7 @@
 //! (`policy`), the heavy playouts with `--tune playout_softmax=1` (`softmax`).
 
 use super::shapes::{shape_key, symmetries, KEY_BITS};
-use super::spatial::{self, SpatialTable};
+use super::spatial::SpatialTable;
 use crate::board::{Board, Color, Point};
 use std::sync::OnceLock;
 
@@ -200,13 +200,7 @@ impl Gammas {
     /// without large patterns).
     pub fn spatial_strength(&self, board: &Board, c: Color, p: Point, reach: usize) -> f32 {
         match self.spatial() {
-            Some(table) => {
-                let upto = reach
-                    .min(table.largest_distance())
-                    .clamp(spatial::MIN_DISTANCE - 1, spatial::MAX_DISTANCE);
-                let keys = spatial::keys_within(board, c, p, upto);
-                table.strength(table.matched(&keys[..upto + 1 - spatial::MIN_DISTANCE]))
-            }
+            Some(table) => table.strength(table.matched_at(board, c, p, reach)),
             None => 1.0,
         }
     }
@@ -352,6 +346,7 @@ pub fn table_of(source: Source) -> &'static Gammas {
 mod tests {
     use super::*;
     use crate::board::test_point as at;
+    use crate::search::spatial;
 
     fn tactic_at(diagram: &str, c: Color, p: &str, last: Option<&str>) -> Tactic {
         let b = Board::from_ascii(diagram).unwrap();

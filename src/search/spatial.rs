@@ -238,6 +238,18 @@ impl SpatialTable {
             .unwrap_or(0)
     }
 
+    /// The index of the largest known pattern of `c` at `p` that reaches
+    /// no further than distance `reach`, 0 for none. Only the points out
+    /// to the table's largest pattern are read.
+    pub fn matched_at(&self, board: &Board, c: Color, p: Point, reach: usize) -> u32 {
+        let upto = reach.min(self.largest);
+        if upto < MIN_DISTANCE {
+            return 0;
+        }
+        let keys = keys_within(board, c, p, upto);
+        self.matched(&keys[..=upto - MIN_DISTANCE])
+    }
+
     pub fn strength(&self, index: u32) -> f32 {
         self.strengths.get(index as usize).copied().unwrap_or(1.0)
     }
@@ -407,6 +419,12 @@ mod tests {
         let seven = table.matched(&k);
         assert_eq!(table.distance(seven), 7);
         assert_eq!(table.largest_distance(), 7);
+        let c3 = at(&empty, "C3");
+        assert_eq!(table.matched_at(&empty, Color::Black, c3, 10), seven);
+        assert_eq!(table.matched_at(&empty, Color::Black, c3, 7), seven);
+        let four = table.matched_at(&empty, Color::Black, c3, 6);
+        assert_eq!(table.distance(four), 4);
+        assert_eq!(table.matched_at(&empty, Color::Black, c3, 3), 0);
         assert_eq!(SpatialTable::default().largest_distance(), 0);
         // In the centre only the small empty pattern is the same as C3's;
         // in the corner none is.
