@@ -347,6 +347,18 @@ mod tests {
     }
 
     #[test]
+    fn learned_strengths_replace_the_shapes_on_9x9_and_19x19_only() {
+        for (size, learned) in [(9, true), (13, false), (19, true)] {
+            let priors = Params::new(size, PlayoutKind::Heavy).priors;
+            assert_eq!(priors.gamma > 0, learned, "{size}x{size}");
+            assert_eq!(priors.pattern == 0, learned, "{size}x{size}");
+        }
+        let shapes = Tuning::parse("prior_gamma=0,prior_pattern=40").unwrap();
+        let old = Params::tuned(19, PlayoutKind::Heavy, &shapes).priors;
+        assert_eq!((old.gamma, old.pattern, old.large_shapes), (0, 40, true));
+    }
+
+    #[test]
     fn tuning_rejects_what_it_cannot_use() {
         for bad in [
             "explore",
