@@ -25,7 +25,7 @@
 //! Colours alternate, ishi taking Black in the first game. A game ends on a
 //! resignation or after two passes, when GNU Go's `final_score` referees.
 //! Each result is printed as it comes, then the win rate with a 95% Wilson
-//! interval. With `ISHI_SGF_DIR` set, every game is also saved there as
+//! interval, and the wins and opening-book moves a game for each colour. With `ISHI_SGF_DIR` set, every game is also saved there as
 //! `game-<number>-seed-<seed>.sgf`, ishi's win rate after each of its moves
 //! in the game comment.
 
@@ -108,8 +108,9 @@ fn match_against_gnugo() {
     let parallel: usize = env("ISHI_PARALLEL", 1).max(1);
     let start = std::time::Instant::now();
     let next_game = AtomicUsize::new(0);
-    // (wins, played, draws)
+    // (wins, played, draws), then per colour (wins, played, book moves).
     let tally = Mutex::new((0usize, 0usize, 0usize));
+    let by_colour = Mutex::new([(0usize, 0usize, 0usize); 2]);
     // Each game's seed and colours follow from its number alone, so a game
     // plays the same whether the games run one by one or side by side.
     let play = |g: usize| {
@@ -136,6 +137,11 @@ fn match_against_gnugo() {
                 tally.1 += 1;
                 tally.0 += record.ishi_won() as usize;
                 tally.2 += record.winner.is_none() as usize;
+                let mut by_colour = by_colour.lock().unwrap_or_else(|e| e.into_inner());
+                let colour = &mut by_colour[(ishi == Color::White) as usize];
+                colour.0 += record.ishi_won() as usize;
+                colour.1 += 1;
+                colour.2 += record.book_moves;
                 println!(
                     "game {:3}: ishi {:?} {} in {} moves -> {}",
                     g + 1,
@@ -184,4 +190,11 @@ fn match_against_gnugo() {
         100.0 * lo,
         100.0 * hi
     );
+    let by_colour = *by_colour.lock().unwrap_or_else(|e| e.into_inner());
+    for (name, (won, played, book_moves)) in ["Black", "White"].iter().zip(by_colour) {
+        println!(
+            "as {name}: {won}/{played}; book moves a game {:.1}",
+            book_moves as f64 / played.max(1) as f64
+        );
+    }
 }

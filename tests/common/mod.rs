@@ -342,6 +342,8 @@ pub struct GameRecord {
     /// How the game ended: the referee's score, or who resigned.
     pub result: String,
     pub moves: usize,
+    /// ishi's moves that came from the opening book.
+    pub book_moves: usize,
     /// The game as SGF, with players, result and ishi's win rate after each
     /// of its moves in the game comment, for looking at losses afterwards.
     pub sgf: String,
@@ -419,6 +421,7 @@ pub fn play_game(cfg: &MatchConfig, ishi: Color) -> Result<GameRecord, String> {
             winner,
             result,
             moves: game.plies().len(),
+            book_moves: winrates.iter().filter(|w| w.ends_with('b')).count(),
             sgf,
         }
     };
