@@ -2,7 +2,7 @@
 //! position of a tree of openings far deeper than a game's search does.
 //!
 //!     cargo run --release --example build_book -- [--playouts 50000] [--plies 10] \
-//!         [--replies 3] > src/search/book9.txt
+//!         [--replies 3] > src/search/book9_own.txt
 //!
 //! The tree follows the book's own moves for the side it plays and the
 //! opponent's strongest replies by the same deep search (the `--replies`
@@ -23,7 +23,7 @@
 //! searches instead the positions that game records (the `*.sgf` files in
 //! each DIR) reached at least `--min-games` times before ply `--plies`,
 //! under any symmetry, with NAME (the record's `PB` or `PW`) to move, and
-//! writes those that neither the shipped book nor any `--known` book
+//! writes those that neither the shipped book (both files) nor any `--known` book
 //! holds. Records of a player's games say which openings it meets, where
 //! a tree of strongest replies guesses; merge the result into the book.
 
@@ -221,7 +221,7 @@ fn run() -> Result<(), String> {
     rules.komi = KOMI;
     if !o.records.is_empty() {
         let mut known = merged(&o.known)?;
-        known.merge(ishi::search::book::nine_by_nine());
+        known.merge(ishi::search::book::nine_by_nine(true));
         let positions = positions_in_records(&o, &known, &rules)?;
         print!("{}", searched(positions, o.playouts).to_text());
         return Ok(());

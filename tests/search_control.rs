@@ -360,3 +360,31 @@ fn the_opening_book_answers_only_the_games_it_was_searched_for() {
     assert!(genmove(&with_komi(7.5), "book=1").snapshot.playouts > 0);
     assert!(genmove(&with_komi(7.0), "book=0").snapshot.playouts > 0);
 }
+
+/// The positions the match records added answer only with them: after
+/// B3 E5 (a first move ishi's own tree of openings never followed), the
+/// book plays F6 by default and searches with `book_records=0`.
+#[test]
+fn the_book_without_its_record_positions_searches_where_only_those_answer() {
+    let mut rules = Rules::preset("chinese").unwrap();
+    rules.komi = 7.0;
+    let mut game = Game::new(9, rules).unwrap();
+    game.play(Color::Black, at("B3", 9)).unwrap();
+    game.play(Color::White, at("E5", 9)).unwrap();
+    let booked = genmove_tuned(&game, "", 300);
+    assert_eq!(booked.snapshot.playouts, 0);
+    assert_eq!(booked.decision, Decision::Play(at("F6", 9)));
+    assert!(
+        genmove_tuned(&game, "book_records=0", 300)
+            .snapshot
+            .playouts
+            > 0
+    );
+    let empty = Game::new(9, *game.rules()).unwrap();
+    assert_eq!(
+        genmove_tuned(&empty, "book_records=0", 300)
+            .snapshot
+            .playouts,
+        0
+    );
+}

@@ -310,14 +310,32 @@ impl Book {
     }
 }
 
+/// The positions of the shipped 9x9 book that ishi's own searches chose:
+/// a tree of openings following the book's move for its side and the
+/// strongest replies, by the same deep search, for the other.
+const OWN_NINE: &str = include_str!("book9_own.txt");
+/// The positions of the shipped 9x9 book that game records chose: those
+/// ishi's matches against GNU Go reached often (README, Opening book).
+const RECORDS_NINE: &str = include_str!("book9_records.txt");
+
 /// The book shipped for 9x9 with komi 7 (area scoring): see
-/// `examples/build_book.rs` for how it was made.
-pub fn nine_by_nine() -> &'static Book {
-    static BOOK: OnceLock<Book> = OnceLock::new();
-    BOOK.get_or_init(|| {
-        // The shipped file is checked by a test; a broken one is no book.
-        Book::parse(include_str!("book9.txt"), 9, 7.0).unwrap_or_else(|_| Book::new(9, 7.0))
-    })
+/// `examples/build_book.rs` for how it was made. With `records`, the
+/// positions chosen from game records too; without, only those ishi's own
+/// tree of openings chose, which no opponent's games had a say in.
+pub fn nine_by_nine(records: bool) -> &'static Book {
+    static OWN: OnceLock<Book> = OnceLock::new();
+    static ALL: OnceLock<Book> = OnceLock::new();
+    // The shipped files are checked by a test; a broken one is no book.
+    let read = |text: &str| Book::parse(text, 9, 7.0).unwrap_or_else(|_| Book::new(9, 7.0));
+    if records {
+        ALL.get_or_init(|| {
+            let mut all = read(OWN_NINE);
+            all.merge(&read(RECORDS_NINE));
+            all
+        })
+    } else {
+        OWN.get_or_init(|| read(OWN_NINE))
+    }
 }
 
 #[cfg(test)]
@@ -499,17 +517,50 @@ mod tests {
     }
 
     #[test]
-    fn the_shipped_book_reads_and_answers_only_legal_moves() {
-        let text = include_str!("book9.txt");
-        let book = Book::parse(text, 9, 7.0).unwrap_or_else(|e| panic!("{e}"));
-        assert!(!book.is_empty());
-        for moves in book.lines.keys() {
-            let mut game = game_after(&[], 7.0);
-            for &(x, y) in moves {
-                let p = game.board().point(x as usize, y as usize).unwrap();
-                game.play_move(Move::Place(p)).unwrap();
+    fn the_shipped_books_read_and_answer_only_legal_moves() {
+        for text in [OWN_NINE, RECORDS_NINE] {
+            let book = Book::parse(text, 9, 7.0).unwrap_or_else(|e| panic!("{e}"));
+            assert!(!book.is_empty());
+            for moves in book.lines.keys() {
+                let mut game = game_after(&[], 7.0);
+                for &(x, y) in moves {
+                    let p = game.board().point(x as usize, y as usize).unwrap();
+                    game.play_move(Move::Place(p)).unwrap();
+                }
+                assert!(book.lookup(&game).is_some(), "{moves:?}");
             }
-            assert!(book.lookup(&game).is_some(), "{moves:?}");
         }
+    }
+
+    #[test]
+    fn the_records_add_positions_the_own_book_lacks_and_change_none_of_its_moves() {
+        let own = nine_by_nine(false);
+        let all = nine_by_nine(true);
+        let records = Book::parse(RECORDS_NINE, 9, 7.0).unwrap();
+        assert_eq!((own.len(), records.len()), (453, 1500));
+        assert_eq!(
+            all.len(),
+            own.len() + records.len(),
+            "a position in both files"
+        );
+        for (moves, line) in &own.lines {
+            assert_eq!(all.lines.get(moves), Some(line));
+        }
+        // The game's first position is in the own book; a position that
+        // only the records hold is answered only with them.
+        let empty = game_after(&[], 7.0);
+        assert!(own.lookup(&empty).is_some());
+        let only_records = records
+            .lines
+            .keys()
+            .find(|moves| own.lines_for(moves).next().is_none())
+            .expect("the records hold positions of their own");
+        let mut game = game_after(&[], 7.0);
+        for &(x, y) in only_records {
+            let p = game.board().point(x as usize, y as usize).unwrap();
+            game.play_move(Move::Place(p)).unwrap();
+        }
+        assert!(own.lookup(&game).is_none());
+        assert!(all.lookup(&game).is_some());
     }
 }

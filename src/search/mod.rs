@@ -294,7 +294,7 @@ impl Searcher {
         if !params.book || color != game.to_move() {
             return None;
         }
-        let found = book::nine_by_nine().lookup(game)?;
+        let found = book::nine_by_nine(params.book_records).lookup(game)?;
         log::info!("book move {:?} (win rate {:.3})", found.mv, found.winrate);
         // The kept tree belongs to a search the game has left behind.
         self.kept = None;

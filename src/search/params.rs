@@ -127,6 +127,10 @@ pub struct Params {
     /// the sign test p < 0.05 (README, Opening book). `--tune book=0`
     /// searches every move.
     pub book: bool,
+    /// With the book on, also its positions chosen from game records of
+    /// ishi against GNU Go (on by default); `--tune book_records=0` keeps
+    /// only those ishi's own tree of openings chose (README, Opening book).
+    pub book_records: bool,
     pub priors: Priors,
 }
 
@@ -157,6 +161,7 @@ impl Params {
             lost_below: 0.15,
             reuse: true,
             book: true,
+            book_records: true,
             priors: Priors::for_size(size),
         }
     }
@@ -188,7 +193,7 @@ fn visits(v: f64) -> u16 {
 type Setter = fn(&mut Params, f64);
 
 /// Every constant `--tune` can set: its name and how it is set.
-const KNOBS: [(&str, Setter); 43] = [
+const KNOBS: [(&str, Setter); 44] = [
     ("expand_at", |p, v| {
         p.expand_at = v.round().min(u32::MAX as f64) as u32
     }),
@@ -270,6 +275,7 @@ const KNOBS: [(&str, Setter); 43] = [
     ("lost_below", |p, v| p.lost_below = v.min(1.0)),
     ("reuse", |p, v| p.reuse = v >= 0.5),
     ("book", |p, v| p.book = v >= 0.5),
+    ("book_records", |p, v| p.book_records = v >= 0.5),
 ];
 
 impl Tuning {
