@@ -353,15 +353,17 @@ mod tests {
     }
 
     #[test]
-    fn learned_strengths_replace_the_shapes_on_9x9_and_19x19_only() {
-        for (size, learned) in [(9, true), (13, false), (19, true)] {
+    fn learned_strengths_replace_the_shapes_on_every_size() {
+        for size in [7, 9, 13, 19] {
             let priors = Params::new(size, PlayoutKind::Heavy).priors;
-            assert_eq!(priors.gamma > 0, learned, "{size}x{size}");
-            assert_eq!(priors.pattern == 0, learned, "{size}x{size}");
+            assert_eq!(priors.gamma, 2 * priors.even, "{size}x{size}");
+            assert_eq!(priors.pattern, 0, "{size}x{size}");
         }
         let shapes = Tuning::parse("prior_gamma=0,prior_pattern=40").unwrap();
         let old = Params::tuned(19, PlayoutKind::Heavy, &shapes).priors;
         assert_eq!((old.gamma, old.pattern, old.large_shapes), (0, 40, true));
+        let old = Params::tuned(13, PlayoutKind::Heavy, &shapes).priors;
+        assert_eq!((old.gamma, old.pattern, old.large_shapes), (0, 40, false));
     }
 
     #[test]

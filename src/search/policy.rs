@@ -50,7 +50,8 @@ pub struct Priors {
     /// without, 81.0% when only shapes above the average count (no
     /// virtual losses for weak shapes); 79% with 40, 88% with 10. With
     /// the nakade playouts, on other seeds (5101-5151), 10 won 34 of 51
-    /// games that 20 won 43 of: 10's 88% was luck.
+    /// games that 20 won 43 of: 10's 88% was luck. Off by default since
+    /// the learned strengths (`gamma`) took its place on every size.
     pub pattern: u16,
     /// Judge the shape by the large shape (the 3×3 one and the four points
     /// two steps out) where the records saw it often enough. On from
@@ -59,7 +60,7 @@ pub struct Priors {
     /// games the 3×3 shapes lost and lost 11 they won. Off on smaller
     /// boards: on 9x9 (5000 playouts, seeds 5401-5500) it won 85 games
     /// where the 3×3 shapes won 88. Only `pattern` uses them, which is
-    /// off on 19x19 since the learned strengths took its place there.
+    /// off on every size since the learned strengths took its place.
     pub large_shapes: bool,
     /// Virtual playouts won in proportion to the move's learned playout
     /// strength (see `gammas`: shape, tactics, distance to the last move)
@@ -73,8 +74,10 @@ pub struct Priors {
     /// On 19x19 and up too, with the large-pattern strengths: against GNU
     /// Go (19x19, komi 7.5, 10000 playouts, seeds from 4600 and 4640) 51
     /// of 75 games (68.0%) where the large shapes had won 135 of 228
-    /// (59.2%; README, Large patterns). 13x13 keeps the shapes: neither
-    /// has been measured there.
+    /// (59.2%; README, Large patterns). On 13x13 as well: against GNU Go
+    /// (13x13, komi 7.5, 10000 playouts, seeds 50100-50179) 68 of 80
+    /// where the 3×3 shapes won 61 of the same games (16 won only with
+    /// it, 9 only without).
     pub gamma: u16,
     /// Virtual playouts, all won, of `sqrt(p)` times this many, where `p`
     /// is the move's share of the learned strengths of all the node's
@@ -113,9 +116,6 @@ pub struct Priors {
 impl Priors {
     pub fn for_size(size: usize) -> Priors {
         let e = if size <= 9 { 10 } else { 20 };
-        // The learned strengths where matches have favoured them over the
-        // shapes; 13x13 has not been measured.
-        let learned = size <= 9 || size >= 19;
         Priors {
             even: e,
             capture: e * 3,
@@ -127,9 +127,9 @@ impl Priors {
             empty_edge: e,
             third_line: e / 2,
             critical: 0,
-            pattern: if learned { 0 } else { e * 2 },
+            pattern: 0,
             large_shapes: size >= 19,
-            gamma: if learned { e * 2 } else { 0 },
+            gamma: e * 2,
             gamma_wins: 0,
             gamma_own: false,
             gamma_source: Source::Spatial,
