@@ -25,7 +25,8 @@
 //! Colours alternate, ishi taking Black in the first game. A game ends on a
 //! resignation or after two passes, when GNU Go's `final_score` referees.
 //! Each result is printed as it comes, then the win rate with a 95% Wilson
-//! interval, and the wins and opening-book moves a game for each colour. With `ISHI_SGF_DIR` set, every game is also saved there as
+//! interval, and the wins and opening-book moves a game for each colour.
+//! With `ISHI_SGF_DIR` set, every game is also saved there as
 //! `game-<number>-seed-<seed>.sgf`, ishi's win rate after each of its moves
 //! in the game comment.
 
@@ -108,9 +109,8 @@ fn match_against_gnugo() {
     let parallel: usize = env("ISHI_PARALLEL", 1).max(1);
     let start = std::time::Instant::now();
     let next_game = AtomicUsize::new(0);
-    // (wins, played, draws), then per colour (wins, played, book moves).
-    let tally = Mutex::new((0usize, 0usize, 0usize));
-    let by_colour = Mutex::new([(0usize, 0usize, 0usize); 2]);
+    // Per colour ishi played (wins, games, book moves), then the draws.
+    let tally = Mutex::new(([(0usize, 0usize, 0usize); 2], 0usize));
     // Each game's seed and colours follow from its number alone, so a game
     // plays the same whether the games run one by one or side by side.
     let play = |g: usize| {
@@ -134,14 +134,11 @@ fn match_against_gnugo() {
         let mut tally = tally.lock().unwrap_or_else(|e| e.into_inner());
         match outcome {
             Ok(record) => {
-                tally.1 += 1;
-                tally.0 += record.ishi_won() as usize;
-                tally.2 += record.winner.is_none() as usize;
-                let mut by_colour = by_colour.lock().unwrap_or_else(|e| e.into_inner());
-                let colour = &mut by_colour[(ishi == Color::White) as usize];
+                let colour = &mut tally.0[(ishi == Color::White) as usize];
                 colour.0 += record.ishi_won() as usize;
                 colour.1 += 1;
                 colour.2 += record.book_moves;
+                tally.1 += record.winner.is_none() as usize;
                 println!(
                     "game {:3}: ishi {:?} {} in {} moves -> {}",
                     g + 1,
@@ -178,7 +175,9 @@ fn match_against_gnugo() {
             });
         }
     });
-    let (wins, played, draws) = *tally.lock().unwrap_or_else(|e| e.into_inner());
+    let (by_colour, draws) = *tally.lock().unwrap_or_else(|e| e.into_inner());
+    let wins = by_colour[0].0 + by_colour[1].0;
+    let played = by_colour[0].1 + by_colour[1].1;
     let planned = only.as_ref().map_or(games, Vec::len);
     if next_game.load(Ordering::Relaxed) < planned {
         println!("time is up after {played} games");
@@ -190,7 +189,6 @@ fn match_against_gnugo() {
         100.0 * lo,
         100.0 * hi
     );
-    let by_colour = *by_colour.lock().unwrap_or_else(|e| e.into_inner());
     for (name, (won, played, book_moves)) in ["Black", "White"].iter().zip(by_colour) {
         println!(
             "as {name}: {won}/{played}; book moves a game {:.1}",

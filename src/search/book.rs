@@ -329,7 +329,7 @@ pub fn nine_by_nine(records: bool) -> &'static Book {
     let read = |text: &str| Book::parse(text, 9, 7.0).unwrap_or_else(|_| Book::new(9, 7.0));
     if records {
         ALL.get_or_init(|| {
-            let mut all = read(OWN_NINE);
+            let mut all = nine_by_nine(false).clone();
             all.merge(&read(RECORDS_NINE));
             all
         })
@@ -516,18 +516,23 @@ mod tests {
         }
     }
 
+    /// The 9x9 komi-7 game after a book line's moves.
+    fn game_through(moves: &[Xy]) -> Game {
+        let mut game = game_after(&[], 7.0);
+        for &(x, y) in moves {
+            let p = game.board().point(x as usize, y as usize).unwrap();
+            game.play_move(Move::Place(p)).unwrap();
+        }
+        game
+    }
+
     #[test]
     fn the_shipped_books_read_and_answer_only_legal_moves() {
         for text in [OWN_NINE, RECORDS_NINE] {
             let book = Book::parse(text, 9, 7.0).unwrap_or_else(|e| panic!("{e}"));
             assert!(!book.is_empty());
             for moves in book.lines.keys() {
-                let mut game = game_after(&[], 7.0);
-                for &(x, y) in moves {
-                    let p = game.board().point(x as usize, y as usize).unwrap();
-                    game.play_move(Move::Place(p)).unwrap();
-                }
-                assert!(book.lookup(&game).is_some(), "{moves:?}");
+                assert!(book.lookup(&game_through(moves)).is_some(), "{moves:?}");
             }
         }
     }
@@ -555,11 +560,7 @@ mod tests {
             .keys()
             .find(|moves| own.lines_for(moves).next().is_none())
             .expect("the records hold positions of their own");
-        let mut game = game_after(&[], 7.0);
-        for &(x, y) in only_records {
-            let p = game.board().point(x as usize, y as usize).unwrap();
-            game.play_move(Move::Place(p)).unwrap();
-        }
+        let game = game_through(only_records);
         assert!(own.lookup(&game).is_none());
         assert!(all.lookup(&game).is_some());
     }
