@@ -33,6 +33,16 @@ pub struct Params {
     /// games on two sets of 200 seeds and fewer on the next two, no better
     /// in all (README, Strength).
     pub explore_reply: f64,
+    /// Weight of the learned strengths as a policy in selection, as in
+    /// AlphaGo's PUCT: a child's value gains
+    /// `puct * policy * sqrt(parent visits) / (1 + visits)`, where policy
+    /// is its share of the node's learned strength. Unlike the UCB term it
+    /// explores likely moves (a tactical reply a strong player would see)
+    /// and leaves unlikely ones alone. Off (0) by default: against GNU Go
+    /// (9x9, komi 7, 5000 playouts, seeds from 15290, book off) 0.3 won
+    /// 177 of 192 games where the default won 178, and 1 won 170 of 191
+    /// (README, Sudden falls).
+    pub puct: f64,
     /// Value of a child nothing is known about (first-play urgency).
     pub fpu: f64,
     /// Losses a thread pretends while it is below a node. Larger, it
@@ -142,6 +152,7 @@ impl Params {
             rave_equiv: 3000.0,
             explore: 0.0,
             explore_reply: 0.0,
+            puct: 0.0,
             fpu: 1.1,
             virtual_loss: 20,
             score_weight: 0.0,
@@ -193,7 +204,7 @@ fn visits(v: f64) -> u16 {
 type Setter = fn(&mut Params, f64);
 
 /// Every constant `--tune` can set: its name and how it is set.
-const KNOBS: [(&str, Setter); 44] = [
+const KNOBS: [(&str, Setter); 45] = [
     ("expand_at", |p, v| {
         p.expand_at = v.round().min(u32::MAX as f64) as u32
     }),
@@ -269,6 +280,7 @@ const KNOBS: [(&str, Setter); 44] = [
     ("crit_visits", |p, v| p.crit_visits = v.max(1.0)),
     ("rave_phase", |p, v| p.rave_phase = v),
     ("explore_reply", |p, v| p.explore_reply = v),
+    ("puct", |p, v| p.puct = v),
     ("ask_margin", |p, v| p.ask_margin = v),
     ("widening", |p, v| p.widening = v),
     ("explore_lost", |p, v| p.explore_lost = v),

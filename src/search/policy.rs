@@ -475,6 +475,7 @@ pub fn children_with_priors(
             mv: p.0 as u16,
             prior_visits: n.min(u16::MAX as u32) as u16,
             prior_wins: w.min(u16::MAX as u32) as u16,
+            policy: 0,
         });
     }
     ladder.findings = findings;
@@ -482,6 +483,7 @@ pub fn children_with_priors(
         let total = strengths.iter().sum::<f32>();
         let mean = total / strengths.len() as f32;
         for (child, strength) in out.iter_mut().zip(&strengths) {
+            child.policy = (f32::from(u16::MAX) * strength / total).round() as u16;
             let relative = strength / mean;
             let won = 2.0 * k.gamma as f32 * relative / (relative + 1.0);
             child.prior_visits = child.prior_visits.saturating_add(k.gamma);
@@ -500,6 +502,7 @@ pub fn children_with_priors(
         mv: PASS,
         prior_visits: k.even,
         prior_wins: k.even / 2,
+        policy: 0,
     });
 }
 
@@ -748,6 +751,54 @@ mod tests {
         // A far point is not counted as losing, only left near even.
         let far = value_with(&wins_only, diagram, Color::Black, Some("C3"), "G7");
         assert!((0.5..0.6).contains(&far), "a far corner point: {far}");
+    }
+
+    #[test]
+    fn the_policy_shares_the_learned_strength_among_the_moves() {
+        let b = Board::from_ascii(LAST_MOVE_IN_ATARI).unwrap();
+        let vertex = |v: &str| parse_vertex(v, b.size()).unwrap().unwrap().0 as u16;
+        let strengths = Priors {
+            gamma: 20,
+            ..EVEN_ONLY
+        };
+        let mut out = Vec::new();
+        let recent = Recent {
+            last: Some(Point(vertex("C3") as usize)),
+            own: None,
+        };
+        let mut ladder = LadderScratch::default();
+        children_with_priors(
+            &b,
+            Color::Black,
+            recent,
+            &strengths,
+            |_| true,
+            &mut out,
+            &mut ladder,
+        );
+        let share = |v: &str| {
+            let child = out.iter().find(|c| c.mv == vertex(v)).unwrap();
+            f64::from(child.policy) / f64::from(u16::MAX)
+        };
+        let total: f64 = out.iter().map(|c| f64::from(c.policy)).sum::<f64>() / f64::from(u16::MAX);
+        assert!((total - 1.0).abs() < 0.01, "shares add up to {total}");
+        assert_eq!(out.last().map(|c| (c.mv, c.policy)), Some((PASS, 0)));
+        let (take, far) = (share("C2"), share("G7"));
+        assert!(
+            take > 20.0 * far,
+            "taking the last move {take}, a far point {far}"
+        );
+        // Without learned strengths there is no policy.
+        children_with_priors(
+            &b,
+            Color::Black,
+            recent,
+            &EVEN_ONLY,
+            |_| true,
+            &mut out,
+            &mut ladder,
+        );
+        assert!(out.iter().all(|c| c.policy == 0));
     }
 
     #[test]

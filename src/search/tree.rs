@@ -55,6 +55,9 @@ pub struct Node {
     n_children: AtomicU16,
     prior_visits: AtomicU16,
     prior_wins: AtomicU16,
+    /// The move's share of the learned strength of its node's moves, in
+    /// 1/65535ths (in the two bytes the layout leaves free).
+    policy: AtomicU16,
     first_child: AtomicU32,
     /// Playouts through this node and their wins, packed as
     /// `visits << 32 | wins` so that one atomic add records a result and
@@ -115,6 +118,8 @@ pub struct NewChild {
     /// Prior knowledge as virtual playouts: visits and half-point wins.
     pub prior_visits: u16,
     pub prior_wins: u16,
+    /// Share of the learned strength of all the node's moves, in 1/65535ths.
+    pub policy: u16,
 }
 
 impl Node {
@@ -154,6 +159,12 @@ impl Node {
             self.prior_visits.load(Ordering::Relaxed) as u32,
             self.prior_wins.load(Ordering::Relaxed) as u32,
         )
+    }
+
+    /// The move's share of its node's learned strength, 0 to 1.
+    #[inline]
+    pub fn policy(&self) -> f64 {
+        f64::from(self.policy.load(Ordering::Relaxed)) / f64::from(u16::MAX)
     }
 
     #[inline]
@@ -259,6 +270,7 @@ impl Node {
         self.mv.store(c.mv, Ordering::Relaxed);
         self.prior_visits.store(c.prior_visits, Ordering::Relaxed);
         self.prior_wins.store(c.prior_wins, Ordering::Relaxed);
+        self.policy.store(c.policy, Ordering::Relaxed);
     }
 
     fn copy_stats_from(&self, other: &Node) {
@@ -267,6 +279,7 @@ impl Node {
         self.pruned.store(other.pruned.load(r), r);
         self.prior_visits.store(other.prior_visits.load(r), r);
         self.prior_wins.store(other.prior_wins.load(r), r);
+        self.policy.store(other.policy.load(r), r);
         self.results.store(other.results.load(r), r);
         self.rave.store(other.rave.load(r), r);
     }
@@ -511,6 +524,7 @@ mod tests {
             mv,
             prior_visits: 0,
             prior_wins: 0,
+            policy: 0,
         }
     }
 

@@ -364,6 +364,7 @@ fn select(
         0.0
     };
     let per_equiv = params.rave_equiv.recip();
+    let puct = params.puct * f64::from(p.visits()).sqrt();
     let mut best = None;
     let mut best_value = f64::NEG_INFINITY;
     let considered = widened(params.widening, p.visits());
@@ -374,6 +375,9 @@ fn select(
         let (mut value, visits) = blended_value(tree, id, child, params, per_equiv);
         if explore > 0.0 {
             value += explore * (log_n / (visits + 1) as f64).sqrt();
+        }
+        if puct > 0.0 {
+            value += puct * child.policy() / f64::from(1 + child.visits());
         }
         if let Some(&c) = crit.get(child.mv() as usize) {
             let fading = params.crit_visits / (params.crit_visits + visits as f64);
@@ -829,6 +833,7 @@ mod tests {
             mv,
             prior_visits: 0,
             prior_wins: 0,
+            policy: 0,
         };
         assert!(tree.expand(root, &[child(10), child(11)]));
         let a = tree.child_with_move(root, 10).unwrap();
@@ -929,6 +934,47 @@ mod tests {
     }
 
     #[test]
+    fn a_likely_reply_is_tried_for_its_policy_an_unlikely_one_is_not() {
+        // `a` has won half its 1,000 playouts; `b` and `c`, never tried,
+        // say 15% by AMAF. The learned strengths make `b` a likely move
+        // (a strong player's tactical reply) and `c` an unlikely one.
+        let position = |c_share: f64| {
+            let tree = Tree::new(1024);
+            let root = tree.root();
+            assert!(tree.node(root).try_begin_expansion());
+            let child = |mv, share: f64| NewChild {
+                mv,
+                prior_visits: 0,
+                prior_wins: 0,
+                policy: (share * f64::from(u16::MAX)) as u16,
+            };
+            let children = [child(10, 0.4), child(11, 0.6 - c_share), child(12, c_share)];
+            assert!(tree.expand(root, &children));
+            let [a, b, c] = [10, 11, 12].map(|mv| tree.child_with_move(root, mv).unwrap());
+            tree.node(root).add_results(1000, 1000);
+            tree.node(a).add_results(1000, 1000);
+            tree.node(b).add_rave(400, 120);
+            tree.node(c).add_rave(400, 120);
+            (tree, [a, b, c])
+        };
+        let pick = |tree: &Tree, knobs: &str| {
+            let params = Params::tuned(9, PlayoutKind::Heavy, &Tuning::parse(knobs).unwrap());
+            select(tree, tree.root(), &params, 0.0, &[])
+        };
+        let (tree, [a, b, _]) = position(0.001);
+        assert_eq!(pick(&tree, ""), Some(a), "greedy by default");
+        assert_eq!(pick(&tree, "puct=0.1"), Some(b));
+        // Once tried, a reply that loses gives way to the tried move, not
+        // to the unlikely one.
+        tree.node(b).add_results(100, 0);
+        assert_eq!(pick(&tree, "puct=0.1"), Some(a));
+        // Where `c` is likely too, it is tried next.
+        let (tree, [_, b, c]) = position(0.2);
+        tree.node(b).add_results(100, 0);
+        assert_eq!(pick(&tree, "puct=0.1"), Some(c));
+    }
+
+    #[test]
     fn a_side_that_is_losing_everywhere_tries_its_untried_moves() {
         // The side to move at the root has won 3% of its 2,000 playouts:
         // `a`, tried 2,000 times, wins 3%; `b`, never tried, 2% by AMAF:
@@ -970,6 +1016,7 @@ mod tests {
                 mv: 10,
                 prior_visits: pn,
                 prior_wins: pw,
+                policy: 0,
             };
             assert!(tree.expand(root, &[new]));
             let id = tree.child_with_move(root, 10).unwrap();
@@ -1095,6 +1142,7 @@ mod tests {
             mv,
             prior_visits,
             prior_wins,
+            policy: 0,
         };
         let mut children = vec![child(1, 30, 20), child(2, 30, 50), child(3, 10, 15)];
         let mut wide = Params::new(9, PlayoutKind::Heavy);
