@@ -87,8 +87,9 @@ pub struct Priors {
     /// visits. 0, the default, leaves it out: at 150 (Pachi's weight scaled
     /// to ishi's even prior) it won 166 of 200 against GNU Go (9x9, komi
     /// 7, 5000 playouts, seeds from 10490) where the default won 171, and
-    /// 23 of 76 against Pachi where the default won 16 of the first 51
-    /// (README, Against Pachi).
+    /// 23 of 76 against Pachi where the default won 16 of the first 51;
+    /// with the large patterns, 171 of 192 against GNU Go from seed 15290
+    /// where the default won 178 (README, Against Pachi).
     pub gamma_wins: u16,
     /// The learned strengths see the distance to the mover's own previous
     /// move too, as they were learned; without it, every move counts as
