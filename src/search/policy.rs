@@ -75,9 +75,9 @@ pub struct Priors {
     /// Go (19x19, komi 7.5, 10000 playouts, seeds from 4600 and 4640) 51
     /// of 75 games (68.0%) where the large shapes had won 135 of 228
     /// (59.2%; README, Large patterns). On 13x13 as well: against GNU Go
-    /// (13x13, komi 7.5, 10000 playouts, seeds 50100-50179) 68 of 80
-    /// where the 3×3 shapes won 61 of the same games (16 won only with
-    /// it, 9 only without).
+    /// (13x13, komi 7.5, 10000 playouts, seeds 50100-50219) 103 of 120
+    /// where the 3×3 shapes won 90 of the same games (26 won only with
+    /// it, 13 only without).
     pub gamma: u16,
     /// Virtual playouts, all won, of `sqrt(p)` times this many, where `p`
     /// is the move's share of the learned strengths of all the node's
