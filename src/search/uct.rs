@@ -358,16 +358,21 @@ fn select(
     } else {
         explore
     };
+    let parent_visits = p.visits();
     let log_n = if explore > 0.0 {
-        ((p.visits() + 1) as f64).ln()
+        ((parent_visits + 1) as f64).ln()
+    } else {
+        0.0
+    };
+    let puct = if params.puct > 0.0 {
+        params.puct * f64::from(parent_visits).sqrt()
     } else {
         0.0
     };
     let per_equiv = params.rave_equiv.recip();
-    let puct = params.puct * f64::from(p.visits()).sqrt();
     let mut best = None;
     let mut best_value = f64::NEG_INFINITY;
-    let considered = widened(params.widening, p.visits());
+    let considered = widened(params.widening, parent_visits);
     for (id, child) in (first..).zip(tree.block(first, n)).take(considered) {
         if child.is_pruned() {
             continue;
