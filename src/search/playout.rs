@@ -167,11 +167,11 @@ pub fn decode_move(m: u16) -> (usize, Color) {
     ((m & !WHITE_MOVE) as usize, c)
 }
 
-/// Percent chances of each heavy stage firing when it has a candidate: a
-/// little randomness keeps the playouts from being blind to the stages'
-/// mistakes (MoGo and Pachi do the same).
-const ATARI_RATE: usize = 95;
-const SHAPE_RATE: usize = 90;
+/// Percent chances of the heavy stages firing when they have a candidate,
+/// by default: a little randomness keeps the playouts from being blind to
+/// the stages' mistakes (MoGo and Pachi do the same).
+pub const ATARI_RATE: u8 = 95;
+pub const SHAPE_RATE: u8 = 90;
 
 /// Which policy a playout follows, and whether it may stop early.
 #[derive(Clone, Copy, Debug)]
@@ -193,6 +193,11 @@ pub struct PlayoutStyle {
     /// Last good replies with forgetting (see `replies`): 0 off, 1 answers
     /// to the last move, 2 to the last two moves first.
     pub replies: u8,
+    /// Percent chance of answering the last move's ataris (and of playing
+    /// the vital point after a big capture).
+    pub atari_rate: u8,
+    /// Percent chance of the shape stage playing one of its shapes.
+    pub shape_rate: u8,
 }
 
 impl PlayoutStyle {
@@ -204,6 +209,8 @@ impl PlayoutStyle {
         shapes: ShapeChoice::Mogo,
         two_liberty_rate: 0,
         replies: 0,
+        atari_rate: ATARI_RATE,
+        shape_rate: SHAPE_RATE,
     };
 }
 
@@ -367,7 +374,7 @@ fn heavy_move(
         if last_captured >= 3 {
             let vital = board.vital_point_next_to(l);
             if let Some(v) = vital.filter(|&v| board.is_legal_no_suicide(c, v)) {
-                if below(rng, 100) < ATARI_RATE {
+                if below(rng, 100) < style.atari_rate as usize {
                     return Some(v);
                 }
             }
@@ -393,7 +400,7 @@ fn heavy_move(
             }
         }
         candidates.retain(|&p| board.is_legal_no_suicide(c, p));
-        if !candidates.is_empty() && below(rng, 100) < ATARI_RATE {
+        if !candidates.is_empty() && below(rng, 100) < style.atari_rate as usize {
             return Some(candidates[below(rng, candidates.len())]);
         }
         if let Some(r) = reply.filter(|&r| is_sensible(board, c, r)) {
@@ -441,7 +448,7 @@ fn heavy_move(
                 weights.push(weight);
             }
         }
-        if !candidates.is_empty() && below(rng, 100) < SHAPE_RATE {
+        if !candidates.is_empty() && below(rng, 100) < style.shape_rate as usize {
             return Some(pick_weighted(candidates, weights, rng));
         }
     }
@@ -844,6 +851,44 @@ mod tests {
             O X X . . . .
             . O O . . . .";
         assert!(answers(diagram, Color::Black, "C3", "D2") > 150);
+    }
+
+    #[test]
+    fn the_stage_rates_say_how_often_each_stage_plays() {
+        let rates = |atari_rate, shape_rate| PlayoutStyle {
+            atari_rate,
+            shape_rate,
+            ..PlayoutStyle::HEAVY
+        };
+        let atari = "
+            . . . . . . .
+            . . . . . . .
+            . . . . . . .
+            . . . . . . .
+            . O O . . . .
+            O X X . . . .
+            . O O . . . .";
+        // With the shape stage off, D2 is otherwise one of 38 random points.
+        let saved = |rate| answers_in_style(atari, Color::Black, "C3", 0, rates(rate, 0), &["D2"]);
+        assert_eq!(saved(100), 200);
+        assert!(saved(0) < 30, "{}: D2 only at random", saved(0));
+        let open = "
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . X . . . .
+            . . . X O . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .";
+        let around = ["D6", "E6", "F6", "D5", "F5", "D4", "E4", "F4"];
+        let near = |rate| answers_in_style(open, Color::Black, "E5", 0, rates(95, rate), &around);
+        assert_eq!(near(100), 200);
+        let at_random = near(0);
+        assert!(at_random < 80, "{at_random}: one in six at random");
+        let by_default = near(SHAPE_RATE);
+        assert!(by_default > 160 && by_default < 200, "{by_default}");
     }
 
     const TWO_LIBERTY_FIGHTS: PlayoutStyle = PlayoutStyle {

@@ -5,7 +5,7 @@
 
 use super::criticality::{final_owner, LocalCounts, SharedCounts};
 use super::params::Params;
-use super::playout::{play_out, PlayoutScratch, PlayoutStyle, WHITE_MOVE};
+use super::playout::{play_out, PlayoutScratch, WHITE_MOVE};
 use super::policy::{children_with_priors, LadderScratch, Recent};
 use super::pool::{on_threads, worker_seed};
 use super::tree::{NewChild, NodeId, Tree, PASS};
@@ -629,14 +629,7 @@ impl Worker {
                 &mut self.board,
                 color,
                 recent.last,
-                PlayoutStyle {
-                    kind: params.kind,
-                    mercy: true,
-                    fill_tries: params.fill_tries,
-                    shapes: params.shapes,
-                    two_liberty_rate: params.two_liberty_rate,
-                    replies: params.replies,
-                },
+                params.playout_style(true),
                 &mut self.rng,
                 &mut self.moves,
                 &mut self.scratch,
