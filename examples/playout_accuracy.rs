@@ -22,7 +22,7 @@ use ishi::search::playout::{encode_move, play_out, PlayoutScratch};
 use ishi::search::{PlayoutKind, Tuning};
 use rand::SeedableRng;
 use rayon::prelude::*;
-use records::sgf_files;
+use records::sorted_sgf_files;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -171,11 +171,7 @@ fn main() {
             _ => dirs.push(PathBuf::from(a)),
         }
     }
-    let mut files = Vec::new();
-    for d in &dirs {
-        sgf_files(d, &mut files);
-    }
-    files.sort();
+    let files = sorted_sgf_files(&dirs);
     let mut samples = Vec::new();
     for f in &files {
         samples_of(f, &at, &mut samples);

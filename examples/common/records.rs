@@ -59,14 +59,20 @@ pub fn candidates(game: &Game, c: Color, out: &mut Vec<Point>) {
     );
 }
 
-/// The SGF files under `dirs` in sorted path order, split into every tenth
-/// (held out, to judge what was learned) and the rest (to learn from).
-pub fn held_out_and_training(dirs: &[PathBuf]) -> (Vec<PathBuf>, Vec<PathBuf>) {
+/// The SGF files under `dirs`, in sorted path order.
+pub fn sorted_sgf_files(dirs: &[PathBuf]) -> Vec<PathBuf> {
     let mut files = Vec::new();
     for d in dirs {
         sgf_files(d, &mut files);
     }
     files.sort();
+    files
+}
+
+/// The SGF files under `dirs` in sorted path order, split into every tenth
+/// (held out, to judge what was learned) and the rest (to learn from).
+pub fn held_out_and_training(dirs: &[PathBuf]) -> (Vec<PathBuf>, Vec<PathBuf>) {
+    let files = sorted_sgf_files(dirs);
     let (held_out, training): (Vec<_>, Vec<_>) = files
         .into_iter()
         .enumerate()

@@ -1,0 +1,326 @@
+//! How good the moves of a short search are, judged by a long one: from
+//! positions of finished games, a reference search of many playouts
+//! (100,000 by default, book off, no early stop) values every move it
+//! tried, and then each tuning given searches the same positions with
+//! the match budget (5,000 playouts) and is charged the reference's
+//! win rate of its best move less that of the move it chose (the
+//! regret). Matches need hundreds of games to see a change of a few
+//! points of win rate; this asks the question move by move.
+//!
+//!     cargo run --release --example search_regret -- [--positions 600] [--playouts 5000] \
+//!         [--reference 100000] [--cache FILE] [--reseed] [--tune a=1] ... DIR...
+//!
+//! The positions are those before moves 10, 20, 30, 40 and 50 of the
+//! records, spread over the games by a fixed shuffle. The reference
+//! searches take long (seconds each); with `--cache FILE` they are read
+//! from FILE when it holds them for the same positions and reference
+//! budget, and written there otherwise. The first line of output is the
+//! default; each `--tune` adds one, with its difference from the default
+//! on the same positions and the standard error of that difference;
+//! `--reseed` adds the default again with other random seeds, to show
+//! how far chance alone moves a line.
+//!
+//! The reference is ishi itself searching longer, so the measure judges
+//! a tuning by what a deeper search of the default believes: it can
+//! favour tunings that think like the default.
+
+use ishi::board::coord::move_name;
+use ishi::board::{Color, Move};
+use ishi::game::Game;
+use ishi::rules::Rules;
+use ishi::search::{Decision, Limits, PlayoutKind, SearchConfig, Searcher, Tuning};
+use rayon::prelude::*;
+use records::sorted_sgf_files;
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+#[path = "common/records.rs"]
+#[allow(dead_code)]
+mod records;
+
+/// Plies before which positions are taken.
+const PLIES: [usize; 5] = [10, 20, 30, 40, 50];
+/// Reference visits below which a move's win rate is too uncertain to
+/// judge a choice by.
+const MIN_VISITS: u64 = 50;
+
+struct Position {
+    /// `file:ply`, the key of the reference cache.
+    name: String,
+    game: Game,
+    to_move: Color,
+}
+
+/// The reference's moves with their visits and win rates for the mover.
+type Valued = Vec<(Move, u64, f64)>;
+
+fn positions_of(path: &PathBuf, out: &mut Vec<Position>) {
+    let Ok(bytes) = std::fs::read(path) else {
+        return;
+    };
+    let text = String::from_utf8_lossy(&bytes);
+    let Ok(game) = ishi::sgf::read_game(&text, None, &Rules::default()) else {
+        return;
+    };
+    let (start, to_move) = game.start_position();
+    let mut replay = Game::from_position(start.clone(), to_move, *game.rules());
+    for (k, ply) in game.plies().iter().enumerate() {
+        if PLIES.contains(&k) {
+            out.push(Position {
+                name: format!("{}:{k}", path.display()),
+                game: replay.clone(),
+                to_move: replay.to_move(),
+            });
+        }
+        if replay.play(ply.color, ply.mv).is_err() {
+            return;
+        }
+    }
+}
+
+fn searcher(playouts: u64, tuning: &Tuning, seed: u64) -> Searcher {
+    Searcher::new(SearchConfig {
+        threads: 1,
+        playouts: Some(playouts),
+        playout: PlayoutKind::Heavy,
+        seed,
+        resign_threshold: 0.0,
+        tuning: tuning.clone(),
+        ..SearchConfig::default()
+    })
+}
+
+fn search(p: &Position, playouts: u64, tuning: &Tuning, seed: u64) -> (Move, Valued) {
+    let mut s = searcher(playouts, tuning, seed);
+    let outcome = s.genmove(
+        &p.game,
+        p.to_move,
+        &Limits::default(),
+        &AtomicBool::new(false),
+    );
+    let chosen = match outcome.decision {
+        Decision::Play(m) => m,
+        Decision::Resign => Move::Pass,
+    };
+    let valued = outcome
+        .snapshot
+        .candidates
+        .iter()
+        .map(|c| (c.mv, c.visits, c.winrate))
+        .collect();
+    (chosen, valued)
+}
+
+fn parse_move(text: &str, size: usize) -> Option<Move> {
+    match ishi::board::coord::parse_vertex(text, size).ok()? {
+        Some(p) => Some(Move::Place(p)),
+        None => Some(Move::Pass),
+    }
+}
+
+/// Reads the cached reference searches: `name<TAB>budget<TAB>move:visits:winrate ...`.
+fn read_cache(path: &PathBuf, budget: u64, size: usize) -> HashMap<String, Valued> {
+    let mut cache = HashMap::new();
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return cache;
+    };
+    for line in text.lines() {
+        let mut fields = line.split('\t');
+        let (Some(name), Some(b), Some(moves)) = (fields.next(), fields.next(), fields.next())
+        else {
+            continue;
+        };
+        if b.parse::<u64>().ok() != Some(budget) {
+            continue;
+        }
+        let valued: Option<Valued> = moves
+            .split(' ')
+            .filter(|m| !m.is_empty())
+            .map(|m| {
+                let mut parts = m.split(':');
+                Some((
+                    parse_move(parts.next()?, size)?,
+                    parts.next()?.parse().ok()?,
+                    parts.next()?.parse().ok()?,
+                ))
+            })
+            .collect();
+        if let Some(v) = valued {
+            cache.insert(name.to_string(), v);
+        }
+    }
+    cache
+}
+
+fn cache_line(name: &str, budget: u64, valued: &Valued, size: usize) -> String {
+    let moves: Vec<String> = valued
+        .iter()
+        .map(|(m, v, w)| format!("{}:{v}:{w:.4}", move_name(*m, size)))
+        .collect();
+    format!("{name}\t{budget}\t{}", moves.join(" "))
+}
+
+/// The regret of `chosen` by the reference `valued`: the win rate of the
+/// reference's most visited move less the chosen move's, or `None` when
+/// the reference tried the chosen move too seldom to say.
+fn regret(valued: &Valued, chosen: Move) -> Option<f64> {
+    let best = valued.first()?;
+    let (_, visits, rate) = valued.iter().find(|(m, _, _)| *m == chosen)?;
+    (*visits >= MIN_VISITS).then_some(best.2 - rate)
+}
+
+fn main() {
+    let mut count = 600;
+    let mut playouts = 5000;
+    let mut reference = 100_000;
+    let mut cache_path = None;
+    // Name, tuning, and the base of the searches' seeds.
+    let mut tunings = vec![(String::from("default"), String::new(), 1000)];
+    let mut dirs = Vec::new();
+    let mut args = std::env::args().skip(1);
+    let number =
+        |a: Option<String>, default: u64| a.and_then(|n| n.parse().ok()).unwrap_or(default);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--positions" => count = number(args.next(), 600) as usize,
+            "--playouts" => playouts = number(args.next(), 5000),
+            "--reference" => reference = number(args.next(), 100_000),
+            "--cache" => cache_path = args.next().map(PathBuf::from),
+            "--tune" => {
+                let text = args.next().unwrap_or_default();
+                tunings.push((text.clone(), text, 1000));
+            }
+            "--reseed" => tunings.push(("default, other seeds".into(), String::new(), 2000)),
+            _ => dirs.push(PathBuf::from(a)),
+        }
+    }
+    let tunings: Vec<(String, Tuning, u64)> = tunings
+        .into_iter()
+        .map(|(name, text, seeds)| {
+            let full = if text.is_empty() {
+                String::from("book=0")
+            } else {
+                format!("book=0,{text}")
+            };
+            match Tuning::parse(&full) {
+                Ok(t) => (name, t, seeds),
+                Err(e) => {
+                    eprintln!("--tune {text}: {e}");
+                    std::process::exit(2);
+                }
+            }
+        })
+        .collect();
+    let files = sorted_sgf_files(&dirs);
+    let mut positions = Vec::new();
+    for f in &files {
+        positions_of(f, &mut positions);
+    }
+    let Some(size) = positions.first().map(|p| p.game.size()) else {
+        eprintln!("no positions: give directories of finished game records");
+        std::process::exit(2);
+    };
+    positions.retain(|p| p.game.size() == size);
+    // A fixed shuffle (by a hash of the name) spreads the chosen positions
+    // over all the games and plies.
+    let scramble = |name: &str| {
+        name.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+            (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+        })
+    };
+    positions.sort_by_key(|p| scramble(&p.name));
+    positions.truncate(count);
+
+    let cached = cache_path
+        .as_ref()
+        .map(|p| read_cache(p, reference, size))
+        .unwrap_or_default();
+    let missing: Vec<usize> = (0..positions.len())
+        .filter(|&k| !cached.contains_key(&positions[k].name))
+        .collect();
+    eprintln!(
+        "{} positions ({size}x{size}); reference searches: {} cached, {} to run at {reference} playouts",
+        positions.len(),
+        positions.len() - missing.len(),
+        missing.len()
+    );
+    let started = Instant::now();
+    let fresh: Vec<(usize, Valued)> = missing
+        .par_iter()
+        .map(|&k| {
+            let reference_tuning = Tuning::parse("book=0,early_stop=0").unwrap_or_default();
+            (k, search(&positions[k], reference, &reference_tuning, 1).1)
+        })
+        .collect();
+    if !fresh.is_empty() {
+        eprintln!(
+            "reference searches took {:.0}s",
+            started.elapsed().as_secs_f64()
+        );
+    }
+    if let Some(path) = &cache_path {
+        let lines: Vec<String> = fresh
+            .iter()
+            .map(|(k, v)| cache_line(&positions[*k].name, reference, v, size))
+            .collect();
+        if !lines.is_empty() {
+            use std::io::Write;
+            let written = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .and_then(|mut f| writeln!(f, "{}", lines.join("\n")));
+            if let Err(e) = written {
+                eprintln!("cannot write {}: {e}", path.display());
+            }
+        }
+    }
+    let mut valued: Vec<Valued> = positions
+        .iter()
+        .map(|p| cached.get(&p.name).cloned().unwrap_or_default())
+        .collect();
+    for (k, v) in fresh {
+        valued[k] = v;
+    }
+
+    println!(
+        "{:<40} {:>8} {:>8} {:>8} {:>18}",
+        "tuning", "regret", "agrees", "unjudged", "vs default (se)"
+    );
+    let mut baseline: Option<Vec<Option<f64>>> = None;
+    for (name, tuning, seeds) in &tunings {
+        let regrets: Vec<(Option<f64>, bool)> = positions
+            .par_iter()
+            .zip(&valued)
+            .enumerate()
+            .map(|(k, (p, v))| {
+                let (chosen, _) = search(p, playouts, tuning, seeds + k as u64);
+                let agrees = v.first().is_some_and(|b| b.0 == chosen);
+                (regret(v, chosen), agrees)
+            })
+            .collect();
+        let judged: Vec<f64> = regrets.iter().filter_map(|r| r.0).collect();
+        let mean = judged.iter().sum::<f64>() / judged.len().max(1) as f64;
+        let agrees = regrets.iter().filter(|r| r.1).count() as f64 / regrets.len() as f64;
+        let unjudged = regrets.len() - judged.len();
+        let own: Vec<Option<f64>> = regrets.iter().map(|r| r.0).collect();
+        let paired = match &baseline {
+            None => String::from("-"),
+            Some(base) => {
+                let d: Vec<f64> = own
+                    .iter()
+                    .zip(base)
+                    .filter_map(|(a, b)| Some((*a)? - (*b)?))
+                    .collect();
+                let n = d.len() as f64;
+                let m = d.iter().sum::<f64>() / n.max(1.0);
+                let var = d.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+                format!("{m:+.4} ({:.4})", (var / n.max(1.0)).sqrt())
+            }
+        };
+        baseline.get_or_insert(own);
+        println!("{name:<40} {mean:>8.4} {agrees:>8.3} {unjudged:>8} {paired:>18}");
+    }
+}
