@@ -4,7 +4,8 @@
 //! tried, and then each tuning given searches the same positions with
 //! the match budget (5,000 playouts) and is charged the reference's
 //! win rate of its best move less that of the move it chose (the
-//! regret). Matches need hundreds of games to see a change of a few
+//! regret). A chosen move the reference tried fewer than 50 times is
+//! valued by one more reference search, of the position after it. Matches need hundreds of games to see a change of a few
 //! points of win rate; this asks the question move by move.
 //!
 //!     cargo run --release --example search_regret -- [--positions 600] [--playouts 5000] \
@@ -15,7 +16,8 @@
 //! searches take long (seconds each); with `--cache FILE` they are read
 //! from FILE when it holds them for the same positions and reference
 //! budget, and written there otherwise. The first line of output is the
-//! default; each `--tune` adds one, with its difference from the default
+//! default; each `--tune` adds one (with how many of its moves needed a
+//! search of their own), with its difference from the default
 //! on the same positions and the standard error of that difference;
 //! `--reseed` adds the default again with other random seeds, to show
 //! how far chance alone moves a line.
@@ -43,7 +45,7 @@ mod records;
 /// Plies before which positions are taken.
 const PLIES: [usize; 5] = [10, 20, 30, 40, 50];
 /// Reference visits below which a move's win rate is too uncertain to
-/// judge a choice by.
+/// judge a choice by: such a move gets a reference search of its own.
 const MIN_VISITS: u64 = 50;
 
 struct Position {
@@ -92,14 +94,15 @@ fn searcher(playouts: u64, tuning: &Tuning, seed: u64) -> Searcher {
     })
 }
 
-fn search(p: &Position, playouts: u64, tuning: &Tuning, seed: u64) -> (Move, Valued) {
+fn search(
+    game: &Game,
+    to_move: Color,
+    playouts: u64,
+    tuning: &Tuning,
+    seed: u64,
+) -> (Move, Valued) {
     let mut s = searcher(playouts, tuning, seed);
-    let outcome = s.genmove(
-        &p.game,
-        p.to_move,
-        &Limits::default(),
-        &AtomicBool::new(false),
-    );
+    let outcome = s.genmove(game, to_move, &Limits::default(), &AtomicBool::new(false));
     let chosen = match outcome.decision {
         Decision::Play(m) => m,
         Decision::Resign => Move::Pass,
@@ -162,13 +165,60 @@ fn cache_line(name: &str, budget: u64, valued: &Valued, size: usize) -> String {
     format!("{name}\t{budget}\t{}", moves.join(" "))
 }
 
-/// The regret of `chosen` by the reference `valued`: the win rate of the
-/// reference's most visited move less the chosen move's, or `None` when
-/// the reference tried the chosen move too seldom to say.
-fn regret(valued: &Valued, chosen: Move) -> Option<f64> {
-    let best = valued.first()?;
+/// The reference's win rate of `chosen`, when it tried the move often
+/// enough to say.
+fn judged_rate(valued: &[(Move, u64, f64)], chosen: Move) -> Option<f64> {
     let (_, visits, rate) = valued.iter().find(|(m, _, _)| *m == chosen)?;
-    (*visits >= MIN_VISITS).then_some(best.2 - rate)
+    (*visits >= MIN_VISITS).then_some(*rate)
+}
+
+/// Reference searches still missing from `cache` for `jobs` (cache key,
+/// position, side to move), run in parallel, added to `cache` and
+/// appended to the cache file.
+fn run_references(
+    jobs: Vec<(String, Game, Color)>,
+    cache: &mut HashMap<String, Valued>,
+    path: Option<&PathBuf>,
+    budget: u64,
+    size: usize,
+) {
+    let jobs: Vec<_> = jobs
+        .into_iter()
+        .filter(|(name, _, _)| !cache.contains_key(name))
+        .collect();
+    if jobs.is_empty() {
+        return;
+    }
+    let started = Instant::now();
+    let reference_tuning = Tuning::parse("book=0,early_stop=0").unwrap_or_default();
+    let fresh: Vec<(String, Valued)> = jobs
+        .into_par_iter()
+        .map(|(name, game, color)| {
+            let valued = search(&game, color, budget, &reference_tuning, 1).1;
+            (name, valued)
+        })
+        .collect();
+    eprintln!(
+        "{} reference searches took {:.0}s",
+        fresh.len(),
+        started.elapsed().as_secs_f64()
+    );
+    if let Some(path) = path {
+        use std::io::Write;
+        let lines: Vec<String> = fresh
+            .iter()
+            .map(|(name, v)| cache_line(name, budget, v, size))
+            .collect();
+        let written = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .and_then(|mut f| writeln!(f, "{}", lines.join("\n")));
+        if let Err(e) = written {
+            eprintln!("cannot write {}: {e}", path.display());
+        }
+    }
+    cache.extend(fresh);
 }
 
 fn main() {
@@ -233,78 +283,66 @@ fn main() {
     positions.sort_by_key(|p| scramble(&p.name));
     positions.truncate(count);
 
-    let cached = cache_path
+    let mut cache = cache_path
         .as_ref()
         .map(|p| read_cache(p, reference, size))
         .unwrap_or_default();
-    let missing: Vec<usize> = (0..positions.len())
-        .filter(|&k| !cached.contains_key(&positions[k].name))
+    let jobs = positions
+        .iter()
+        .map(|p| (p.name.clone(), p.game.clone(), p.to_move))
         .collect();
     eprintln!(
-        "{} positions ({size}x{size}); reference searches: {} cached, {} to run at {reference} playouts",
-        positions.len(),
-        positions.len() - missing.len(),
-        missing.len()
+        "{} positions ({size}x{size}), reference searches at {reference} playouts",
+        positions.len()
     );
-    let started = Instant::now();
-    let fresh: Vec<(usize, Valued)> = missing
-        .par_iter()
-        .map(|&k| {
-            let reference_tuning = Tuning::parse("book=0,early_stop=0").unwrap_or_default();
-            (k, search(&positions[k], reference, &reference_tuning, 1).1)
-        })
-        .collect();
-    if !fresh.is_empty() {
-        eprintln!(
-            "reference searches took {:.0}s",
-            started.elapsed().as_secs_f64()
-        );
-    }
-    if let Some(path) = &cache_path {
-        let lines: Vec<String> = fresh
-            .iter()
-            .map(|(k, v)| cache_line(&positions[*k].name, reference, v, size))
-            .collect();
-        if !lines.is_empty() {
-            use std::io::Write;
-            let written = std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .and_then(|mut f| writeln!(f, "{}", lines.join("\n")));
-            if let Err(e) = written {
-                eprintln!("cannot write {}: {e}", path.display());
-            }
-        }
-    }
-    let mut valued: Vec<Valued> = positions
-        .iter()
-        .map(|p| cached.get(&p.name).cloned().unwrap_or_default())
-        .collect();
-    for (k, v) in fresh {
-        valued[k] = v;
-    }
+    run_references(jobs, &mut cache, cache_path.as_ref(), reference, size);
 
     println!(
         "{:<40} {:>8} {:>8} {:>8} {:>18}",
-        "tuning", "regret", "agrees", "unjudged", "vs default (se)"
+        "tuning", "regret", "agrees", "followed", "vs default (se)"
     );
     let mut baseline: Option<Vec<Option<f64>>> = None;
     for (name, tuning, seeds) in &tunings {
-        let regrets: Vec<(Option<f64>, bool)> = positions
+        let chosen: Vec<Move> = positions
             .par_iter()
-            .zip(&valued)
             .enumerate()
-            .map(|(k, (p, v))| {
-                let (chosen, _) = search(p, playouts, tuning, seeds + k as u64);
-                let agrees = v.first().is_some_and(|b| b.0 == chosen);
-                (regret(v, chosen), agrees)
+            .map(|(k, p)| search(&p.game, p.to_move, playouts, tuning, seeds + k as u64).0)
+            .collect();
+        // A move the reference hardly tried is valued by a reference
+        // search of the position after it.
+        let follow_name = |p: &Position, m: Move| format!("{}|{}", p.name, move_name(m, size));
+        let mut follow_ups = Vec::new();
+        for (p, &m) in positions.iter().zip(&chosen) {
+            let valued = cache.get(&p.name).map_or(&[][..], Vec::as_slice);
+            if judged_rate(valued, m).is_none() {
+                let mut after = p.game.clone();
+                if after.play(p.to_move, m).is_ok() {
+                    follow_ups.push((follow_name(p, m), after, p.to_move.opponent()));
+                }
+            }
+        }
+        let followed = follow_ups.len();
+        run_references(follow_ups, &mut cache, cache_path.as_ref(), reference, size);
+        let regrets: Vec<(Option<f64>, bool)> = positions
+            .iter()
+            .zip(&chosen)
+            .map(|(p, &m)| {
+                let Some(valued) = cache.get(&p.name) else {
+                    return (None, false);
+                };
+                let Some(best) = valued.first() else {
+                    return (None, false);
+                };
+                let rate = judged_rate(valued, m).or_else(|| {
+                    let reply = cache.get(&follow_name(p, m))?.first()?;
+                    Some(1.0 - reply.2)
+                });
+                (rate.map(|r| best.2 - r), best.0 == m)
             })
             .collect();
         let judged: Vec<f64> = regrets.iter().filter_map(|r| r.0).collect();
         let mean = judged.iter().sum::<f64>() / judged.len().max(1) as f64;
         let agrees = regrets.iter().filter(|r| r.1).count() as f64 / regrets.len() as f64;
-        let unjudged = regrets.len() - judged.len();
         let own: Vec<Option<f64>> = regrets.iter().map(|r| r.0).collect();
         let paired = match &baseline {
             None => String::from("-"),
@@ -321,6 +359,6 @@ fn main() {
             }
         };
         baseline.get_or_insert(own);
-        println!("{name:<40} {mean:>8.4} {agrees:>8.3} {unjudged:>8} {paired:>18}");
+        println!("{name:<40} {mean:>8.4} {agrees:>8.3} {followed:>8} {paired:>18}");
     }
 }
