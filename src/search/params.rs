@@ -75,7 +75,9 @@ pub struct Params {
     /// games won only with it, 19 only without.
     pub jigo: f64,
     /// Stop a search with playouts left once they cannot change the most
-    /// visited root move.
+    /// visited root move. Spending them anyway (0) won no more: against
+    /// GNU Go (9x9, komi 7, 5000 playouts, book off, seeds 17090 and
+    /// 17290) 326 of 360 games where the default won 327.
     pub early_stop: bool,
     /// Tries of the heavy playouts' fill-the-board stage.
     pub fill_tries: u32,

@@ -19,7 +19,9 @@
 //! should act (priors alone do not change what the playouts believe).
 //! Reading approach moves as well (see `attacks`) finds the race a lost
 //! game turned on, but won 61 of 73 games (seeds 5201-5273) that the
-//! search without reading won 65 of.
+//! search without reading won 65 of. With the learned large patterns in
+//! the priors it won 178 of 200 (seeds 17090, book off) where the
+//! default won 182.
 
 use crate::board::{Board, Color, Point};
 
