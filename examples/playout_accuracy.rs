@@ -16,19 +16,21 @@
 //! records rather than measure any one of them.
 
 use ishi::board::{Board, Color, Move, Point};
-use ishi::rules::Rules;
 use ishi::search::params::Params;
 use ishi::search::playout::{encode_move, play_out, PlayoutScratch};
 use ishi::search::{PlayoutKind, Tuning};
 use rand::SeedableRng;
 use rayon::prelude::*;
-use records::sorted_sgf_files;
+use records::{replay, sorted_sgf_files};
+use stats::paired_difference;
 use std::path::PathBuf;
 use std::time::Instant;
 
 #[path = "common/records.rs"]
 #[allow(dead_code)]
 mod records;
+#[path = "common/stats.rs"]
+mod stats;
 
 /// One position to judge and how its game ended.
 struct Sample {
@@ -66,36 +68,37 @@ fn samples_of(path: &PathBuf, at: &[usize], out: &mut Vec<Sample>) {
     let Some(result) = result_of(&text) else {
         return;
     };
-    let Ok(game) = ishi::sgf::read_game(&text, None, &Rules::default()) else {
-        return;
-    };
-    let (start, to_move) = game.start_position();
-    let mut replay = ishi::game::Game::from_position(start.clone(), to_move, *game.rules());
-    let mut recent = Vec::new();
-    let mut last = None;
-    for (k, ply) in game.plies().iter().enumerate() {
-        if at.contains(&k) {
-            out.push(Sample {
-                board: replay.board().clone(),
-                to_move: replay.to_move(),
-                recent: recent[recent.len().saturating_sub(2)..].to_vec(),
-                last,
-                komi: game.rules().komi,
-                ply: k,
-                result,
-            });
-        }
-        if replay.play(ply.color, ply.mv).is_err() {
+    replay(&text, &mut |k, game, _, _| {
+        if !at.contains(&k) {
             return;
         }
-        last = match ply.mv {
-            Move::Place(p) => {
-                recent.push(encode_move(ply.color, p));
-                Some(p)
-            }
-            Move::Pass => None,
+        // The last two placements, as the playouts would have recorded them.
+        let placed: Vec<(Color, Point)> = game
+            .plies()
+            .iter()
+            .filter_map(|ply| match ply.mv {
+                Move::Place(p) => Some((ply.color, p)),
+                Move::Pass => None,
+            })
+            .collect();
+        let recent = placed[placed.len().saturating_sub(2)..]
+            .iter()
+            .map(|&(c, p)| encode_move(c, p))
+            .collect();
+        let last = match game.last_move() {
+            Some(Move::Place(p)) => Some(p),
+            _ => None,
         };
-    }
+        out.push(Sample {
+            board: game.board().clone(),
+            to_move: game.to_move(),
+            recent,
+            last,
+            komi: game.rules().komi,
+            ply: k,
+            result,
+        });
+    });
 }
 
 /// Black's share of `playouts` playouts from each sample, and the
@@ -232,10 +235,7 @@ fn main() {
             None => String::from("-"),
             Some(base) => {
                 let d: Vec<f64> = squared.iter().zip(base).map(|(a, b)| a - b).collect();
-                let n = d.len() as f64;
-                let mean = d.iter().sum::<f64>() / n;
-                let var = d.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
-                format!("{mean:+.4} ({:.4})", (var / n).sqrt())
+                paired_difference(&d)
             }
         };
         baseline.get_or_insert(squared);

@@ -29,10 +29,10 @@
 use ishi::board::coord::move_name;
 use ishi::board::{Color, Move};
 use ishi::game::Game;
-use ishi::rules::Rules;
 use ishi::search::{Decision, Limits, PlayoutKind, SearchConfig, Searcher, Tuning};
 use rayon::prelude::*;
-use records::sorted_sgf_files;
+use records::{replay, sorted_sgf_files};
+use stats::paired_difference;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -41,6 +41,8 @@ use std::time::Instant;
 #[path = "common/records.rs"]
 #[allow(dead_code)]
 mod records;
+#[path = "common/stats.rs"]
+mod stats;
 
 /// Plies before which positions are taken.
 const PLIES: [usize; 5] = [10, 20, 30, 40, 50];
@@ -62,24 +64,15 @@ fn positions_of(path: &PathBuf, out: &mut Vec<Position>) {
     let Ok(bytes) = std::fs::read(path) else {
         return;
     };
-    let text = String::from_utf8_lossy(&bytes);
-    let Ok(game) = ishi::sgf::read_game(&text, None, &Rules::default()) else {
-        return;
-    };
-    let (start, to_move) = game.start_position();
-    let mut replay = Game::from_position(start.clone(), to_move, *game.rules());
-    for (k, ply) in game.plies().iter().enumerate() {
+    replay(&String::from_utf8_lossy(&bytes), &mut |k, game, _, _| {
         if PLIES.contains(&k) {
             out.push(Position {
                 name: format!("{}:{k}", path.display()),
-                game: replay.clone(),
-                to_move: replay.to_move(),
+                game: game.clone(),
+                to_move: game.to_move(),
             });
         }
-        if replay.play(ply.color, ply.mv).is_err() {
-            return;
-        }
-    }
+    });
 }
 
 fn searcher(playouts: u64, tuning: &Tuning, seed: u64) -> Searcher {
@@ -352,10 +345,7 @@ fn main() {
                     .zip(base)
                     .filter_map(|(a, b)| Some((*a)? - (*b)?))
                     .collect();
-                let n = d.len() as f64;
-                let m = d.iter().sum::<f64>() / n.max(1.0);
-                let var = d.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
-                format!("{m:+.4} ({:.4})", (var / n.max(1.0)).sqrt())
+                paired_difference(&d)
             }
         };
         baseline.get_or_insert(own);

@@ -30,16 +30,27 @@ pub fn positions(path: &Path, each: &mut dyn FnMut(&Game, Color, Point)) -> bool
     let Ok(bytes) = std::fs::read(path) else {
         return false;
     };
-    let text = String::from_utf8_lossy(&bytes);
-    let Ok(game) = ishi::sgf::read_game(&text, None, &Rules::default()) else {
+    replay(
+        &String::from_utf8_lossy(&bytes),
+        &mut |_, game, color, mv| {
+            if let Move::Place(p) = mv {
+                each(game, color, p);
+            }
+        },
+    )
+}
+
+/// The main line of the record `text`, replayed: for each move (passes
+/// too), its index, the game before it (with its history), the mover and
+/// the move. False when the record cannot be read or holds an illegal move.
+pub fn replay(text: &str, each: &mut dyn FnMut(usize, &Game, Color, Move)) -> bool {
+    let Ok(game) = ishi::sgf::read_game(text, None, &Rules::default()) else {
         return false;
     };
     let (start, to_move) = game.start_position();
     let mut replay = Game::from_position(start.clone(), to_move, *game.rules());
-    for ply in game.plies() {
-        if let Move::Place(p) = ply.mv {
-            each(&replay, ply.color, p);
-        }
+    for (k, ply) in game.plies().iter().enumerate() {
+        each(k, &replay, ply.color, ply.mv);
         if replay.play(ply.color, ply.mv).is_err() {
             return false;
         }
