@@ -15,13 +15,13 @@
 //! the game, so the figures compare policies with each other on the same
 //! records rather than measure any one of them.
 
-use ishi::board::{Board, Color, Move, Point};
 use ishi::search::params::Params;
-use ishi::search::playout::{encode_move, play_out, PlayoutScratch};
+use ishi::search::playout::PlayoutScratch;
 use ishi::search::{PlayoutKind, Tuning};
 use rand::SeedableRng;
 use rayon::prelude::*;
-use records::{replay, sorted_sgf_files};
+use records::sorted_sgf_files;
+use samples::{play_one, samples_of, Sample};
 use stats::paired_difference;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -29,77 +29,10 @@ use std::time::Instant;
 #[path = "common/records.rs"]
 #[allow(dead_code)]
 mod records;
+#[path = "common/samples.rs"]
+mod samples;
 #[path = "common/stats.rs"]
 mod stats;
-
-/// One position to judge and how its game ended.
-struct Sample {
-    board: Board,
-    to_move: Color,
-    /// The last two placements, oldest first, as the playouts record them.
-    recent: Vec<u16>,
-    last: Option<Point>,
-    komi: f64,
-    /// The move number the position is before.
-    ply: usize,
-    /// 1 Black won, 0 White won, 0.5 a draw.
-    result: f64,
-}
-
-fn result_of(text: &str) -> Option<f64> {
-    let start = text.find("RE[")? + 3;
-    let re = &text[start..];
-    if re.starts_with("B+") {
-        Some(1.0)
-    } else if re.starts_with("W+") {
-        Some(0.0)
-    } else if re.starts_with("0]") || re.starts_with("Draw") || re.starts_with("Jigo") {
-        Some(0.5)
-    } else {
-        None
-    }
-}
-
-fn samples_of(path: &PathBuf, at: &[usize], out: &mut Vec<Sample>) {
-    let Ok(bytes) = std::fs::read(path) else {
-        return;
-    };
-    let text = String::from_utf8_lossy(&bytes);
-    let Some(result) = result_of(&text) else {
-        return;
-    };
-    replay(&text, &mut |k, game, _, _| {
-        if !at.contains(&k) {
-            return;
-        }
-        // The last two placements, as the playouts would have recorded them.
-        let placed: Vec<(Color, Point)> = game
-            .plies()
-            .iter()
-            .filter_map(|ply| match ply.mv {
-                Move::Place(p) => Some((ply.color, p)),
-                Move::Pass => None,
-            })
-            .collect();
-        let recent = placed[placed.len().saturating_sub(2)..]
-            .iter()
-            .map(|&(c, p)| encode_move(c, p))
-            .collect();
-        let last = match game.last_move() {
-            Some(Move::Place(p)) => Some(p),
-            _ => None,
-        };
-        out.push(Sample {
-            board: game.board().clone(),
-            to_move: game.to_move(),
-            recent,
-            last,
-            komi: game.rules().komi,
-            ply: k,
-            result,
-        });
-    });
-}
 
 /// Black's share of `playouts` playouts from each sample, and the
 /// playouts' moves in all.
@@ -114,26 +47,9 @@ fn judge(samples: &[Sample], params: &Params, playouts: usize) -> (Vec<f64>, u64
             let mut record = Vec::new();
             let (mut black_wins, mut moves) = (0.0, 0);
             for _ in 0..playouts {
-                board.clone_from(&s.board);
-                record.clone_from(&s.recent);
-                let r = play_out(
-                    &mut board,
-                    s.to_move,
-                    s.last,
-                    style,
-                    &mut rng,
-                    &mut record,
-                    scratch,
-                );
-                let margin = r.black as f64 - r.white as f64 - s.komi;
-                black_wins += if margin > 0.0 {
-                    1.0
-                } else if margin < 0.0 {
-                    0.0
-                } else {
-                    0.5
-                };
-                moves += r.moves as u64;
+                let (z, n) = play_one(s, style, &mut rng, scratch, &mut board, &mut record);
+                black_wins += z;
+                moves += n as u64;
             }
             (black_wins / playouts as f64, moves)
         })

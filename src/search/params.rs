@@ -223,7 +223,7 @@ fn percent(v: f64) -> u8 {
 type Setter = fn(&mut Params, f64);
 
 /// Every constant `--tune` can set: its name and how it is set.
-const KNOBS: [(&str, Setter); 47] = [
+const KNOBS: [(&str, Setter); 48] = [
     ("expand_at", |p, v| {
         p.expand_at = v.round().min(u32::MAX as f64) as u32
     }),
@@ -248,6 +248,13 @@ const KNOBS: [(&str, Setter); 47] = [
     ("playout_shapes_learned", |p, v| {
         if v >= 0.5 {
             p.shapes = ShapeChoice::Learned(v.round().min(255.0) as u8)
+        }
+    }),
+    ("playout_shapes_balanced", |p, v| {
+        p.shapes = if v >= 0.5 {
+            ShapeChoice::Balanced
+        } else {
+            ShapeChoice::Mogo
         }
     }),
     ("playout_softmax", |p, v| {
