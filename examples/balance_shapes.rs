@@ -10,7 +10,7 @@
 //!
 //!     cargo run --release --example balance_shapes -- [--at 10,15,...,60] [--epochs 8] \
 //!         [--rate 2] [--batch 256] [--value 16] [--gradient 16] [--start FILE] [--out FILE] \
-//!         [--reference CACHE] DIR...
+//!         [--reference CACHE] [--target search] DIR...
 //!
 //! One game in five (by the seed in its file name, or its place in the
 //! list) is held out; after each epoch the held-out positions are judged
@@ -19,6 +19,11 @@
 //! `--reference`, the positions of a `search_regret` cache are judged too,
 //! against the win rate the deep search found there rather than the
 //! game's result (`--epochs 0 --start FILE` judges a table as it is).
+//! `--target search` takes as the target, in place of the game's result,
+//! the win rate ishi's own search gave its move in the match record, for
+//! the position after each of ishi's moves between the first and last
+//! plies of `--at` (the playouts learn to agree with a 5,000-playout
+//! search rather than with how a game against GNU Go ended).
 
 use ishi::search::balanced::{start_weight, ShapeTrace, ShapeWeights};
 use ishi::search::params::Params;
@@ -29,7 +34,7 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rayon::prelude::*;
 use records::sorted_sgf_files;
-use samples::{play_one, samples_of, Sample};
+use samples::{play_one, samples_of, search_values, Sample};
 use stats::paired_difference;
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -223,6 +228,7 @@ fn main() {
     let (mut epochs, mut rate, mut batch) = (8usize, 2.0f64, 256usize);
     let (mut value_playouts, mut gradient_playouts) = (16usize, 16usize);
     let (mut out, mut start, mut reference) = (None, None, None);
+    let mut search_target = false;
     let mut dirs = Vec::new();
     let mut args = std::env::args().skip(1);
     let number = |v: Option<String>, name: &str| -> f64 {
@@ -249,6 +255,7 @@ fn main() {
             "--out" => out = args.next(),
             "--start" => start = args.next(),
             "--reference" => reference = args.next(),
+            "--target" => search_target = args.next().as_deref() == Some("search"),
             _ => dirs.push(PathBuf::from(a)),
         }
     }
@@ -260,7 +267,24 @@ fn main() {
         } else {
             &mut train
         };
-        samples_of(f, &at, into);
+        if search_target {
+            let Ok(text) = std::fs::read_to_string(f) else {
+                continue;
+            };
+            let (low, high) = (at.iter().min(), at.iter().max());
+            let values: HashMap<usize, f64> = search_values(&text)
+                .into_iter()
+                .filter(|&(k, _)| Some(&k) >= low && Some(&k) <= high)
+                .collect();
+            let plies: Vec<usize> = values.keys().copied().collect();
+            let before = into.len();
+            samples_of(f, &plies, into);
+            for s in &mut into[before..] {
+                s.result = values[&s.ply];
+            }
+        } else {
+            samples_of(f, &at, into);
+        }
     }
     train.retain(|s: &Sample| s.board.size() == 9);
     held.retain(|s: &Sample| s.board.size() == 9);

@@ -30,6 +30,7 @@ use std::time::Instant;
 #[allow(dead_code)]
 mod records;
 #[path = "common/samples.rs"]
+#[allow(dead_code)]
 mod samples;
 #[path = "common/stats.rs"]
 mod stats;

@@ -35,6 +35,25 @@ fn result_of(text: &str) -> Option<f64> {
     }
 }
 
+/// The win rates a match record keeps for ishi's moves (the game comment
+/// `ishi win rate by move: 1:0.49 3:0.49 ...`), each as the position after
+/// that move (the index of the next move) and the rate for Black.
+pub fn search_values(text: &str) -> Vec<(usize, f64)> {
+    let ishi_black = text.contains("PB[ishi");
+    let Some(start) = text.find("win rate by move:") else {
+        return Vec::new();
+    };
+    let list = &text[start + "win rate by move:".len()..];
+    let list = &list[..list.find(']').unwrap_or(list.len())];
+    list.split_whitespace()
+        .filter_map(|item| {
+            let (m, rate) = item.split_once(':')?;
+            let (m, rate): (usize, f64) = (m.parse().ok()?, rate.parse().ok()?);
+            Some((m, if ishi_black { rate } else { 1.0 - rate }))
+        })
+        .collect()
+}
+
 pub fn samples_of(path: &PathBuf, at: &[usize], out: &mut Vec<Sample>) {
     let Ok(bytes) = std::fs::read(path) else {
         return;
