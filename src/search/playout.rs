@@ -9,6 +9,7 @@ use super::shapes::shape_key;
 use super::softmax::SoftmaxCache;
 use crate::board::{Board, Color, Point};
 use rand::RngCore;
+use std::sync::Arc;
 
 /// How a playout ended: area counts of the final literal position.
 #[derive(Clone, Copy, Debug)]
@@ -142,7 +143,7 @@ pub struct PlayoutScratch {
     /// Training only: balanced shape weights in place of the shipped
     /// table, and a record of the balanced stage's choices in the last
     /// playout.
-    pub balance: Option<(std::sync::Arc<ShapeWeights>, ShapeTrace)>,
+    pub balance: Option<(Arc<ShapeWeights>, ShapeTrace)>,
 }
 
 impl PlayoutScratch {
@@ -496,7 +497,7 @@ fn balanced_shape(
     c: Color,
     l: Point,
     failed_escape: Option<Point>,
-    balance: &mut Option<(std::sync::Arc<ShapeWeights>, ShapeTrace)>,
+    balance: &mut Option<(Arc<ShapeWeights>, ShapeTrace)>,
     candidates: &mut Vec<Point>,
     rng: &mut impl RngCore,
 ) -> Option<Point> {
@@ -951,7 +952,7 @@ mod tests {
         };
         let choose = |table: ShapeWeights, rng: &mut rand::rngs::SmallRng| {
             let mut scratch = PlayoutScratch {
-                balance: Some((std::sync::Arc::new(table), ShapeTrace::default())),
+                balance: Some((Arc::new(table), ShapeTrace::default())),
                 ..PlayoutScratch::default()
             };
             let choice = heavy_move(
