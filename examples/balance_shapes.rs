@@ -25,7 +25,7 @@
 //! plies of `--at` (the playouts learn to agree with a 5,000-playout
 //! search rather than with how a game against GNU Go ended).
 
-use ishi::search::balanced::{start_weight, ShapeTrace, ShapeWeights};
+use ishi::search::balanced::{parse_log_weights, start_weight, ShapeTrace, ShapeWeights};
 use ishi::search::params::Params;
 use ishi::search::playout::{PlayoutScratch, PlayoutStyle};
 use ishi::search::shapes::canonical;
@@ -34,6 +34,7 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rayon::prelude::*;
 use records::sorted_sgf_files;
+use reference_cache::entries;
 use samples::{play_one, samples_of, search_values, Sample};
 use stats::paired_difference;
 use std::collections::HashMap;
@@ -43,6 +44,9 @@ use std::sync::Arc;
 #[path = "common/records.rs"]
 #[allow(dead_code)]
 mod records;
+#[path = "common/reference_cache.rs"]
+#[allow(dead_code)]
+mod reference_cache;
 #[path = "common/samples.rs"]
 #[allow(dead_code)]
 mod samples;
@@ -63,24 +67,15 @@ impl Theta {
         ))
     }
 
-    /// Continues from a written table (checked by `ShapeWeights::parse`).
+    /// Continues from a written table.
     fn read(&mut self, text: &str) -> Result<(), String> {
-        ShapeWeights::parse(text)?;
-        for line in text
-            .lines()
-            .map(|l| l.split('#').next().unwrap_or("").trim())
-        {
-            let mut fields = line.split_whitespace();
-            let (Some(name), Some(Ok(theta))) = (fields.next(), fields.next().map(str::parse))
-            else {
-                continue;
-            };
-            if name == "random" {
-                self.random = theta;
-            } else if let Ok(key) = u32::from_str_radix(name, 16) {
-                self.shapes.insert(canonical(key), theta);
-            }
-        }
+        let (shapes, random) = parse_log_weights(text)?;
+        self.shapes.extend(
+            shapes
+                .into_iter()
+                .map(|(key, theta)| (canonical(key), theta)),
+        );
+        self.random = random;
         Ok(())
     }
 
@@ -141,22 +136,16 @@ fn squared_errors(samples: &[&Sample], judged: &[f64]) -> Vec<f64> {
         .collect()
 }
 
-/// The positions of a `search_regret` reference cache (`file:ply`, the
-/// budget, then `move:visits:win rate` from the mover's side), each with
-/// its most visited move's win rate, for Black, in place of the game's
-/// result. File names are read from the current directory.
+/// The positions of a `search_regret` reference cache, each with its most
+/// visited move's win rate, for Black, in place of the game's result.
+/// File names are read from the current directory.
 fn reference_samples(path: &str) -> Vec<Sample> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| {
         eprintln!("cannot read {path}: {e}");
         std::process::exit(2)
     });
     let mut out = Vec::new();
-    for line in text.lines() {
-        let mut fields = line.split('\t');
-        let (Some(name), Some(_), Some(moves)) = (fields.next(), fields.next(), fields.next())
-        else {
-            continue;
-        };
+    for (name, valued) in entries(&text, None, 9) {
         // Follow-up searches of the position after a move are keyed `file:ply|move`.
         let Some((file, ply)) = name.rsplit_once(':').filter(|_| !name.contains('|')) else {
             continue;
@@ -164,16 +153,7 @@ fn reference_samples(path: &str) -> Vec<Sample> {
         let Ok(ply) = ply.parse::<usize>() else {
             continue;
         };
-        let best = moves
-            .split_whitespace()
-            .filter_map(|m| {
-                let mut parts = m.split(':').skip(1);
-                let visits: u64 = parts.next()?.parse().ok()?;
-                let rate: f64 = parts.next()?.parse().ok()?;
-                Some((visits, rate))
-            })
-            .max_by_key(|&(visits, _)| visits);
-        let Some((_, rate)) = best else {
+        let Some(&(_, _, rate)) = valued.iter().max_by_key(|&&(_, visits, _)| visits) else {
             continue;
         };
         let before = out.len();

@@ -32,6 +32,7 @@ use ishi::game::Game;
 use ishi::search::{Decision, Limits, PlayoutKind, SearchConfig, Searcher, Tuning};
 use rayon::prelude::*;
 use records::{replay, sorted_sgf_files};
+use reference_cache::{cache_line, read_cache, Valued};
 use stats::paired_difference;
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -41,6 +42,8 @@ use std::time::Instant;
 #[path = "common/records.rs"]
 #[allow(dead_code)]
 mod records;
+#[path = "common/reference_cache.rs"]
+mod reference_cache;
 #[path = "common/stats.rs"]
 mod stats;
 
@@ -56,9 +59,6 @@ struct Position {
     game: Game,
     to_move: Color,
 }
-
-/// The reference's moves with their visits and win rates for the mover.
-type Valued = Vec<(Move, u64, f64)>;
 
 fn positions_of(path: &PathBuf, out: &mut Vec<Position>) {
     let Ok(bytes) = std::fs::read(path) else {
@@ -107,55 +107,6 @@ fn search(
         .map(|c| (c.mv, c.visits, c.winrate))
         .collect();
     (chosen, valued)
-}
-
-fn parse_move(text: &str, size: usize) -> Option<Move> {
-    match ishi::board::coord::parse_vertex(text, size).ok()? {
-        Some(p) => Some(Move::Place(p)),
-        None => Some(Move::Pass),
-    }
-}
-
-/// Reads the cached reference searches: `name<TAB>budget<TAB>move:visits:winrate ...`.
-fn read_cache(path: &PathBuf, budget: u64, size: usize) -> HashMap<String, Valued> {
-    let mut cache = HashMap::new();
-    let Ok(text) = std::fs::read_to_string(path) else {
-        return cache;
-    };
-    for line in text.lines() {
-        let mut fields = line.split('\t');
-        let (Some(name), Some(b), Some(moves)) = (fields.next(), fields.next(), fields.next())
-        else {
-            continue;
-        };
-        if b.parse::<u64>().ok() != Some(budget) {
-            continue;
-        }
-        let valued: Option<Valued> = moves
-            .split(' ')
-            .filter(|m| !m.is_empty())
-            .map(|m| {
-                let mut parts = m.split(':');
-                Some((
-                    parse_move(parts.next()?, size)?,
-                    parts.next()?.parse().ok()?,
-                    parts.next()?.parse().ok()?,
-                ))
-            })
-            .collect();
-        if let Some(v) = valued {
-            cache.insert(name.to_string(), v);
-        }
-    }
-    cache
-}
-
-fn cache_line(name: &str, budget: u64, valued: &Valued, size: usize) -> String {
-    let moves: Vec<String> = valued
-        .iter()
-        .map(|(m, v, w)| format!("{}:{v}:{w:.4}", move_name(*m, size)))
-        .collect();
-    format!("{name}\t{budget}\t{}", moves.join(" "))
 }
 
 /// The reference's win rate of `chosen`, when it tried the move often

@@ -28,6 +28,7 @@ pub const OTHER_SHAPE: f32 = 0.01;
 pub const RANDOM_START: f32 = 0.111;
 
 /// The weight of every raw 3×3 key, and of a move elsewhere.
+#[derive(Clone)]
 pub struct ShapeWeights {
     by_key: Vec<f32>,
     random: f32,
@@ -45,12 +46,16 @@ pub fn start_weight(key: u32) -> f32 {
 }
 
 impl ShapeWeights {
-    /// MoGo's choice, before any training.
+    /// MoGo's choice, before any training (built once: training makes a
+    /// table from it for every batch).
     pub fn start() -> ShapeWeights {
-        ShapeWeights {
-            by_key: (0..1u32 << KEY_BITS).map(start_weight).collect(),
-            random: RANDOM_START,
-        }
+        static START: OnceLock<ShapeWeights> = OnceLock::new();
+        START
+            .get_or_init(|| ShapeWeights {
+                by_key: (0..1u32 << KEY_BITS).map(start_weight).collect(),
+                random: RANDOM_START,
+            })
+            .clone()
     }
 
     /// The start, with these log weights (by any of a shape's symmetric
@@ -72,37 +77,9 @@ impl ShapeWeights {
         w
     }
 
-    /// Reads a table: `random <log weight>` and `<hex key> <log weight>`
-    /// lines; `#` starts a comment.
+    /// Reads a table (see [`parse_log_weights`]).
     pub fn parse(text: &str) -> Result<ShapeWeights, String> {
-        let mut random = (RANDOM_START as f64).ln();
-        let mut shapes = Vec::new();
-        for (n, line) in text.lines().enumerate() {
-            let line = line.split('#').next().unwrap_or("").trim();
-            if line.is_empty() {
-                continue;
-            }
-            let mut fields = line.split_whitespace();
-            let (Some(name), Some(value), None) = (fields.next(), fields.next(), fields.next())
-            else {
-                return Err(format!("line {}: expected a key and a log weight", n + 1));
-            };
-            let theta: f64 = value
-                .parse()
-                .map_err(|_| format!("line {}: bad log weight {value:?}", n + 1))?;
-            if !theta.is_finite() || theta.abs() > 30.0 {
-                return Err(format!("line {}: log weight out of range", n + 1));
-            }
-            if name == "random" {
-                random = theta;
-            } else {
-                let key = u32::from_str_radix(name, 16)
-                    .ok()
-                    .filter(|&k| k < 1 << KEY_BITS)
-                    .ok_or_else(|| format!("line {}: bad shape key {name:?}", n + 1))?;
-                shapes.push((key, theta));
-            }
-        }
+        let (shapes, random) = parse_log_weights(text)?;
         Ok(ShapeWeights::with_log_weights(shapes, random))
     }
 
@@ -116,6 +93,40 @@ impl ShapeWeights {
     pub fn random(&self) -> f32 {
         self.random
     }
+}
+
+/// The log weights of a table, as written: `random <log weight>` and
+/// `<hex key> <log weight>` lines (`#` starts a comment). Returns the
+/// shapes' and the random move's (the start's when the table has none).
+pub fn parse_log_weights(text: &str) -> Result<(Vec<(u32, f64)>, f64), String> {
+    let mut random = (RANDOM_START as f64).ln();
+    let mut shapes = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let mut fields = line.split_whitespace();
+        let (Some(name), Some(value), None) = (fields.next(), fields.next(), fields.next()) else {
+            return Err(format!("line {}: expected a key and a log weight", n + 1));
+        };
+        let theta: f64 = value
+            .parse()
+            .map_err(|_| format!("line {}: bad log weight {value:?}", n + 1))?;
+        if !theta.is_finite() || theta.abs() > 30.0 {
+            return Err(format!("line {}: log weight out of range", n + 1));
+        }
+        if name == "random" {
+            random = theta;
+        } else {
+            let key = u32::from_str_radix(name, 16)
+                .ok()
+                .filter(|&k| k < 1 << KEY_BITS)
+                .ok_or_else(|| format!("line {}: bad shape key {name:?}", n + 1))?;
+            shapes.push((key, theta));
+        }
+    }
+    Ok((shapes, random))
 }
 
 /// The shipped table, trained as the README says.
@@ -136,8 +147,9 @@ pub struct ShapeTrace {
     /// Start in `keys`, number of candidates, and the one chosen (the
     /// number of candidates when the random move was chosen).
     pub choices: Vec<(u32, u16, u16)>,
-    /// The weight of the random move at each choice.
-    pub random: Vec<f32>,
+    /// The weight of the random move (the table's, the same at every
+    /// choice).
+    pub random: f32,
 }
 
 impl ShapeTrace {
@@ -145,16 +157,15 @@ impl ShapeTrace {
         self.keys.clear();
         self.weights.clear();
         self.choices.clear();
-        self.random.clear();
     }
 
     /// Adds one playout's score function (the gradient of the log chance
     /// of its shape choices) to `grad`: `add(key, amount)` for each shape
     /// key (`None` for the random move).
     pub fn score_function(&self, add: &mut dyn FnMut(Option<u32>, f64)) {
-        for (k, &(start, count, chosen)) in self.choices.iter().enumerate() {
+        let random = self.random as f64;
+        for &(start, count, chosen) in &self.choices {
             let range = start as usize..start as usize + count as usize;
-            let random = self.random[k] as f64;
             let total: f64 = self.weights[range.clone()]
                 .iter()
                 .map(|&w| w as f64)
@@ -230,7 +241,7 @@ mod tests {
             keys: vec![1, 2, 3],
             weights: vec![1.0, 0.5, 0.25],
             choices: vec![(0, 3, 1), (0, 3, 3)],
-            random: vec![0.25, 0.25],
+            random: 0.25,
         };
         let mut total = 0.0;
         let mut on_two = 0.0;

@@ -538,7 +538,7 @@ fn balanced_shape(
             .push((trace.keys.len() as u32, n as u16, chosen as u16));
         trace.keys.extend_from_slice(&keys[..n]);
         trace.weights.extend_from_slice(&weights[..n]);
-        trace.random.push(table.random());
+        trace.random = table.random();
     }
     candidates.get(chosen).copied()
 }
