@@ -137,9 +137,14 @@ fn criticality_in_the_search_still_finds_the_tactical_moves() {
 }
 
 #[test]
-fn playout_knobs_still_find_the_tactical_moves() {
+fn playout_and_root_knobs_still_find_the_tactical_moves() {
     let heavy = PlayoutKind::Heavy;
-    for tuning in ["playout_replies=2", "playout_two_liberties=100"] {
+    for tuning in [
+        "playout_replies=2",
+        "playout_two_liberties=100",
+        "root_halving=8",
+        "root_halving=4,halving_by_real=1",
+    ] {
         let mv = best_move_tuned(ONLY_MOVE_THAT_LIVES, Color::Black, 3000, heavy, 0.5, tuning);
         assert_eq!(mv, "B1", "{tuning}");
         let mv = best_move_tuned(CAPTURE, Color::Black, 3000, heavy, 7.5, tuning);

@@ -7,7 +7,7 @@ use ishi::search::params::Params;
 use ishi::search::policy::Recent;
 use ishi::search::tree::{NodeId, Tree};
 use ishi::search::uct::{prepare_root, search, Root, Scorer, Shared};
-use ishi::search::PlayoutKind;
+use ishi::search::{PlayoutKind, Tuning};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 struct Totals {
@@ -35,6 +35,10 @@ fn check(tree: &Tree, id: NodeId, totals: &mut Totals) {
 }
 
 fn run(kind: PlayoutKind, threads: usize, playouts: u64, size: usize) {
+    run_with(Params::new(size, kind), threads, playouts, size);
+}
+
+fn run_with(params: Params, threads: usize, playouts: u64, size: usize) {
     let game = Game::new(size, Rules::default()).unwrap();
     let tree = Tree::new(200_000);
     let root = Root {
@@ -43,7 +47,6 @@ fn run(kind: PlayoutKind, threads: usize, playouts: u64, size: usize) {
         passes: 0,
         recent: Recent::default(),
     };
-    let params = Params::new(size, kind);
     prepare_root(&tree, &root, &game, &params);
     let stop = AtomicBool::new(false);
     let shared = Shared::new(
@@ -79,6 +82,13 @@ fn statistics_add_up_with_one_thread() {
 fn statistics_add_up_with_four_threads() {
     run(PlayoutKind::Heavy, 4, 4000, 9);
     run(PlayoutKind::Light, 4, 2000, 13);
+}
+
+#[test]
+fn statistics_add_up_with_root_halving_on_four_threads() {
+    // Workers replace the halving's survivors while others read them.
+    let tuning = Tuning::parse("root_halving=8,halving_warmup=0.1").unwrap();
+    run_with(Params::tuned(9, PlayoutKind::Heavy, &tuning), 4, 4000, 9);
 }
 
 #[test]

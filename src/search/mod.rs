@@ -7,6 +7,7 @@ pub mod bench;
 pub mod book;
 pub mod criticality;
 pub mod gammas;
+pub mod halving;
 pub mod params;
 pub mod patterns;
 pub mod playout;
@@ -693,9 +694,16 @@ fn snapshot(tree: &Tree, root: &Root, shared: &uct::Shared, playouts: u64) -> Sn
             pv,
         });
     }
+    // A halving search plays its last survivor: that goes first.
+    let chosen = shared
+        .halving
+        .as_ref()
+        .and_then(|h| h.choice(tree, shared.params))
+        .map(|id| tree.node(id).as_move());
     candidates.sort_by(|a, b| {
-        b.visits
-            .cmp(&a.visits)
+        (Some(b.mv) == chosen)
+            .cmp(&(Some(a.mv) == chosen))
+            .then(b.visits.cmp(&a.visits))
             .then(b.winrate.total_cmp(&a.winrate))
     });
     // Workers add owners in batches: scale by what has been added so far.

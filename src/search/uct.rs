@@ -4,6 +4,7 @@
 //! the result up, including the AMAF statistics of every sibling.
 
 use super::criticality::{final_owner, LocalCounts, SharedCounts};
+use super::halving::RootHalving;
 use super::params::Params;
 use super::playout::{play_out, PlayoutScratch, WHITE_MOVE};
 use super::policy::{children_with_priors, LadderScratch, Recent};
@@ -159,6 +160,8 @@ pub struct Shared<'a> {
     /// `stop` counts only after this many playouts or this long: a move
     /// asked for and stopped at once still gets a short look.
     grace: (u64, Duration),
+    /// Sequential halving among the root's children, when on.
+    pub halving: Option<RootHalving>,
 }
 
 impl<'a> Shared<'a> {
@@ -188,6 +191,7 @@ impl<'a> Shared<'a> {
             ownership_samples: AtomicU64::new(0),
             criticality: SharedCounts::new(len),
             grace: (0, Duration::ZERO),
+            halving: RootHalving::new(budget, params),
         }
     }
 
@@ -212,7 +216,9 @@ impl<'a> Shared<'a> {
         if self.deadline.is_some_and(|d| now >= d) {
             return true;
         }
-        if !self.params.early_stop {
+        // Halving spends the budget on a schedule and plays its last
+        // survivor, not the most visited move.
+        if !self.params.early_stop || self.halving.is_some() {
             return false;
         }
         let mut remaining = self.budget.saturating_sub(done);
@@ -592,7 +598,13 @@ impl Worker {
                 }
             }
             let explore = params.exploration_for(color, root.color);
-            let Some(child) = select(tree, node, params, explore, self.crit.values()) else {
+            let scheduled = match &sh.halving {
+                Some(h) if node == tree.root() => h.pick(tree, params),
+                _ => None,
+            };
+            let Some(child) =
+                scheduled.or_else(|| select(tree, node, params, explore, self.crit.values()))
+            else {
                 break;
             };
             let mv = tree.node(child).mv();
