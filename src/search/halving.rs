@@ -91,11 +91,17 @@ impl RootHalving {
     /// move whatever the visit counts (the warm-up and a kept tree can
     /// leave a dropped child with more).
     pub fn choice(&self, tree: &Tree, params: &Params) -> Option<NodeId> {
+        self.best_first(tree, params, self.survivors())
+            .first()
+            .copied()
+    }
+
+    /// The root children still in the halving (none during the warm-up).
+    fn survivors(&self) -> impl Iterator<Item = NodeId> + '_ {
         let n = self.count.load(Ordering::Acquire);
-        let survivors = self.survivors[..n]
+        self.survivors[..n]
             .iter()
-            .map(|s| s.load(Ordering::Relaxed));
-        self.best_first(tree, params, survivors).first().copied()
+            .map(|s| s.load(Ordering::Relaxed))
     }
 
     /// Phase 1 takes the `width` best root children; each later phase
@@ -108,18 +114,9 @@ impl RootHalving {
                 .map(|(id, _)| id);
             self.best_first(tree, params, children)
         } else {
-            let n = self.count.load(Ordering::Acquire);
-            let survivors = self.survivors[..n]
-                .iter()
-                .map(|s| s.load(Ordering::Relaxed));
-            self.best_first(tree, params, survivors)
+            self.best_first(tree, params, self.survivors())
         };
-        let keep = if phase == 1 {
-            self.width
-        } else {
-            self.width.div_ceil(1 << (phase - 1))
-        };
-        let keep = keep.min(ranked.len());
+        let keep = self.width.div_ceil(1 << (phase - 1)).min(ranked.len());
         for (slot, &id) in self.survivors.iter().zip(&ranked[..keep]) {
             slot.store(id, Ordering::Relaxed);
         }

@@ -435,10 +435,8 @@ fn heavy_move(
             return softmax.choose(board, c, [last, own_last], failed_escape, rng);
         }
         if style.shapes == ShapeChoice::Balanced {
-            if let Some(q) = balanced_shape(board, c, l, failed_escape, balance, candidates, rng) {
-                return Some(q);
-            }
-            return random_sensible_move(board, c, rng);
+            return balanced_shape(board, c, l, failed_escape, balance, candidates, rng)
+                .or_else(|| random_sensible_move(board, c, rng));
         }
         candidates.clear();
         weights.clear();
