@@ -1,6 +1,6 @@
 //! Tree statistics stay consistent when several threads search one tree.
 
-use ishi::board::{Board, Color};
+use ishi::board::{Board, Color, Move, Point};
 use ishi::game::Game;
 use ishi::rules::Rules;
 use ishi::search::params::Params;
@@ -8,37 +8,94 @@ use ishi::search::policy::Recent;
 use ishi::search::tree::{NodeId, Tree};
 use ishi::search::uct::{prepare_root, search, Root, Scorer, Shared};
 use ishi::search::{PlayoutKind, Tuning};
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 struct Totals {
     nodes: usize,
+    /// Parents that share their children with another node (transpositions).
+    sharing: usize,
 }
 
-/// Checks every node: its visits are the sum of its children's visits
-/// plus the playouts that stopped at it (while it was a leaf or being
-/// expanded by another thread). Virtual loss is counted in a node's
-/// visits while a playout is below it, so virtual loss left behind breaks
-/// this sum at the deepest node that kept it.
-fn check(tree: &Tree, id: NodeId, totals: &mut Totals) {
-    let node = tree.node(id);
-    totals.nodes += 1;
-    let stops = tree.tally(id).stops();
-    let Some((first, n)) = node.children() else {
-        assert_eq!(node.visits(), stops, "leaf {id}");
-        return;
+/// Where a block of children was first reached: the position above it.
+struct Above {
+    hash: u64,
+    ko: Option<Point>,
+    depth: usize,
+    children: u32,
+    /// Visits of every parent of the block, less the playouts that stopped
+    /// at them.
+    passed_down: u32,
+}
+
+/// Checks every node: the visits of a block of children add up to the
+/// visits of its parents less the playouts that stopped at them (while a
+/// leaf or being expanded by another thread); a leaf's visits are its
+/// stops. Without transpositions a block has one parent. Virtual loss is
+/// counted in a node's visits while a playout is below it, so virtual
+/// loss left behind breaks these sums at the deepest node that kept it.
+/// Parents that share a block stand for the same position at the same
+/// depth.
+fn check(tree: &Tree, root: &Board, root_color: Color) -> Totals {
+    let mut totals = Totals {
+        nodes: 0,
+        sharing: 0,
     };
-    let children: u32 = (first..first + n).map(|c| tree.node(c).visits()).sum();
-    assert_eq!(node.visits(), children + stops, "node {id}");
-    for c in first..first + n {
-        check(tree, c, totals);
+    let mut blocks: HashMap<NodeId, Above> = HashMap::new();
+    let mut stack = vec![(tree.root(), root.clone(), root_color, 0usize)];
+    while let Some((id, board, color, depth)) = stack.pop() {
+        let node = tree.node(id);
+        totals.nodes += 1;
+        let stops = tree.tally(id).stops();
+        let Some((first, n)) = node.children() else {
+            assert_eq!(node.visits(), stops, "leaf {id}");
+            continue;
+        };
+        if let Some(above) = blocks.get_mut(&first) {
+            totals.sharing += 1;
+            assert_eq!(
+                (above.hash, above.ko, above.depth),
+                (board.hash(), board.ko_point(), depth)
+            );
+            above.passed_down += node.visits() - stops;
+            continue;
+        }
+        blocks.insert(
+            first,
+            Above {
+                hash: board.hash(),
+                ko: board.ko_point(),
+                depth,
+                children: n,
+                passed_down: node.visits() - stops,
+            },
+        );
+        for c in first..first + n {
+            let mut next = board.clone();
+            match tree.node(c).as_move() {
+                Move::Place(p) => {
+                    next.place_unchecked(color, p);
+                }
+                Move::Pass => next.clear_ko(),
+            }
+            stack.push((c, next, color.opponent(), depth + 1));
+        }
     }
+    for (first, above) in &blocks {
+        let children: u32 = (*first..first + above.children)
+            .map(|c| tree.node(c).visits())
+            .sum();
+        assert_eq!(above.passed_down, children, "block {first}");
+    }
+    totals
 }
 
 fn run(kind: PlayoutKind, threads: usize, playouts: u64, size: usize) {
-    run_with(Params::new(size, kind), threads, playouts, size);
+    let totals = run_with(Params::new(size, kind), threads, playouts, size);
+    assert_eq!(totals.sharing, 0, "no transpositions unless asked for");
 }
 
-fn run_with(params: Params, threads: usize, playouts: u64, size: usize) {
+fn run_with(params: Params, threads: usize, playouts: u64, size: usize) -> Totals {
     let game = Game::new(size, Rules::default()).unwrap();
     let tree = Tree::new(200_000);
     let root = Root {
@@ -62,15 +119,15 @@ fn run_with(params: Params, threads: usize, playouts: u64, size: usize) {
     let done = shared.done.load(Ordering::Relaxed);
     assert!(done > 0 && done <= playouts);
     assert_eq!(tree.node(tree.root()).visits() as u64, done);
-    let mut totals = Totals { nodes: 0 };
     // The root is expanded before the search, so nothing stops there.
     let root_children: u32 = {
         let (first, n) = tree.node(tree.root()).children().unwrap();
         (first..first + n).map(|c| tree.node(c).visits()).sum()
     };
     assert_eq!(root_children as u64, done);
-    check(&tree, tree.root(), &mut totals);
+    let totals = check(&tree, &root.board, root.color);
     assert!(totals.nodes > 100, "the tree grew: {} nodes", totals.nodes);
+    totals
 }
 
 #[test]
@@ -89,6 +146,16 @@ fn statistics_add_up_with_root_halving_on_four_threads() {
     // Workers replace the halving's survivors while others read them.
     let tuning = Tuning::parse("root_halving=8,halving_warmup=0.1").unwrap();
     run_with(Params::tuned(9, PlayoutKind::Heavy, &tuning), 4, 4000, 9);
+}
+
+#[test]
+fn transposed_nodes_share_children_and_statistics_still_add_up() {
+    // Five by five with many playouts: lines that swap two moves meet.
+    let tuning = Tuning::parse("transpose=1").unwrap();
+    let totals = run_with(Params::tuned(5, PlayoutKind::Heavy, &tuning), 1, 20_000, 5);
+    assert!(totals.sharing > 10, "{} shared nodes", totals.sharing);
+    let totals = run_with(Params::tuned(9, PlayoutKind::Heavy, &tuning), 4, 20_000, 9);
+    assert!(totals.sharing > 0, "{} shared nodes", totals.sharing);
 }
 
 #[test]

@@ -20,6 +20,8 @@ pub mod shapes;
 pub mod softmax;
 pub mod spatial;
 pub mod status;
+pub mod symmetry;
+pub mod transpose;
 pub mod tree;
 pub mod uct;
 

@@ -461,6 +461,16 @@ impl Tree {
         true
     }
 
+    /// Gives `node` (whose expansion the caller claimed) the children of
+    /// the expanded node `other`: a transposition.
+    pub fn share_children(&self, node: NodeId, other: NodeId) {
+        let (first, n) = self.node(other).children().unwrap_or((self.root, 0));
+        let node = self.node(node);
+        node.first_child.store(first, Ordering::Relaxed);
+        node.n_children.store(n as u16, Ordering::Relaxed);
+        node.state.store(EXPANDED, Ordering::Release);
+    }
+
     /// The block of `n` nodes from `first`, as [`Node::children`] gives it:
     /// one chunk lookup for all of them (a block never straddles chunks).
     #[inline]
@@ -483,22 +493,32 @@ impl Tree {
     }
 
     /// A new tree holding a copy of the subtree under `id` (tree reuse
-    /// between moves). Stops copying when the new budget runs out.
+    /// between moves). Stops copying when the new budget runs out. A block
+    /// of children that transposed nodes share is copied once and stays
+    /// shared.
     pub fn extract(&self, id: NodeId, max_nodes: usize) -> Tree {
         let fresh = Tree::new(max_nodes);
         fresh.copy_counts(fresh.root, self, id);
+        let mut copied = std::collections::HashMap::new();
         let mut queue = vec![(id, fresh.root)];
         while let Some((old, new)) = queue.pop() {
             let Some((first, n)) = self.node(old).children() else {
                 continue;
             };
-            let Some(new_first) = fresh.alloc(n) else {
-                continue;
+            let new_first = match copied.get(&first) {
+                Some(&block) => block,
+                None => {
+                    let Some(block) = fresh.alloc(n) else {
+                        continue;
+                    };
+                    copied.insert(first, block);
+                    for (old_id, new_id) in (first..first + n).zip(block..) {
+                        fresh.copy_counts(new_id, self, old_id);
+                        queue.push((old_id, new_id));
+                    }
+                    block
+                }
             };
-            for (old_id, new_id) in (first..first + n).zip(new_first..) {
-                fresh.copy_counts(new_id, self, old_id);
-                queue.push((old_id, new_id));
-            }
             let parent = fresh.node(new);
             parent.first_child.store(new_first, Ordering::Relaxed);
             parent.n_children.store(n as u16, Ordering::Relaxed);
@@ -572,5 +592,30 @@ mod tests {
         assert_eq!(kept.node(kept.root()).mv(), 13);
         assert!(kept.child_with_move(kept.root(), 20).is_some());
         assert_eq!(kept.len(), 2);
+    }
+
+    #[test]
+    fn a_shared_block_of_children_is_copied_once_and_stays_shared() {
+        let tree = Tree::new(10_000);
+        let root = tree.root();
+        assert!(tree.node(root).try_begin_expansion());
+        assert!(tree.expand(root, &[child(12), child(13)]));
+        let a = tree.child_with_move(root, 12).unwrap();
+        let b = tree.child_with_move(root, 13).unwrap();
+        assert!(tree.node(a).try_begin_expansion());
+        assert!(tree.expand(a, &[child(20), child(21), child(22)]));
+        assert!(tree.node(b).try_begin_expansion());
+        tree.share_children(b, a);
+        assert_eq!(tree.node(b).children(), tree.node(a).children());
+        let kept = tree.extract(root, 10_000);
+        assert_eq!(
+            kept.len(),
+            1 + 2 + 3,
+            "the root, its two children, one shared block"
+        );
+        let a = kept.child_with_move(kept.root(), 12).unwrap();
+        let b = kept.child_with_move(kept.root(), 13).unwrap();
+        assert_eq!(kept.node(a).children(), kept.node(b).children());
+        assert!(kept.child_with_move(b, 22).is_some());
     }
 }

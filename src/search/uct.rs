@@ -9,6 +9,8 @@ use super::params::Params;
 use super::playout::{play_out, PlayoutScratch, WHITE_MOVE};
 use super::policy::{children_with_priors, LadderScratch, Recent};
 use super::pool::{on_threads, worker_seed};
+use super::symmetry;
+use super::transpose::{self, Transpositions};
 use super::tree::{NewChild, NodeId, Tree, PASS};
 use crate::board::{Board, Color, Point};
 use crate::game::Game;
@@ -162,6 +164,8 @@ pub struct Shared<'a> {
     grace: (u64, Duration),
     /// Sequential halving among the root's children, when on.
     pub halving: Option<RootHalving>,
+    /// Shared children of transposed nodes, when on.
+    pub transpositions: Option<Transpositions>,
 }
 
 impl<'a> Shared<'a> {
@@ -192,6 +196,10 @@ impl<'a> Shared<'a> {
             criticality: SharedCounts::new(len),
             grace: (0, Duration::ZERO),
             halving: RootHalving::new(budget, params),
+            transpositions: params.transpose.then(|| {
+                let expansions = budget / u64::from(params.expand_at.max(1)) + 1;
+                Transpositions::new(expansions.min(1 << 23) as usize)
+            }),
         }
     }
 
@@ -583,18 +591,38 @@ impl Worker {
                 if !ripe || tree.is_full() || !n.try_begin_expansion() {
                     break;
                 }
-                children_with_priors(
-                    &self.board,
-                    color,
-                    recent,
-                    &params.priors,
-                    |_| true,
-                    &mut self.children,
-                    self.scratch.ladder(),
-                );
-                order_for_widening(&mut self.children, params);
-                if !tree.expand(node, &self.children) {
-                    break;
+                let shared_with = sh.transpositions.as_ref().and_then(|t| {
+                    let key = transpose::key(&self.board, color, path.path.len(), passes);
+                    t.find_or_insert(key, node)
+                        .filter(|&other| tree.node(other).is_expanded())
+                });
+                if let Some(other) = shared_with {
+                    tree.share_children(node, other);
+                } else {
+                    let symmetries = if params.symmetry {
+                        symmetry::of(&self.board)
+                    } else {
+                        Vec::new()
+                    };
+                    let board = &self.board;
+                    children_with_priors(
+                        board,
+                        color,
+                        recent,
+                        &params.priors,
+                        // Simple ko and eyes look the same from every side of
+                        // a symmetric position: each image is a child too.
+                        |p| {
+                            symmetries.is_empty()
+                                || symmetry::is_kept(board, &symmetries, p, |_| true)
+                        },
+                        &mut self.children,
+                        self.scratch.ladder(),
+                    );
+                    order_for_widening(&mut self.children, params);
+                    if !tree.expand(node, &self.children) {
+                        break;
+                    }
                 }
             }
             let explore = params.exploration_for(color, root.color);
@@ -793,6 +821,13 @@ fn record_ownership(b: &Board, ownership: &mut [i64]) {
 pub fn prepare_root(tree: &Tree, root: &Root, game: &Game, params: &Params) {
     let node = tree.node(tree.root());
     let legal = |p: Point| game.is_legal(root.color, crate::board::Move::Place(p));
+    let symmetries = if params.symmetry {
+        symmetry::of(&root.board)
+    } else {
+        Vec::new()
+    };
+    // Superko may forbid a move but not its image: the images are asked.
+    let legal = |p: Point| legal(p) && symmetry::is_kept(&root.board, &symmetries, p, legal);
     if node.children().is_some() {
         for (_, child) in tree.children_of(tree.root()) {
             let ok = child.mv() == PASS || legal(Point(child.mv() as usize));
@@ -1161,5 +1196,40 @@ mod tests {
         wide.widening = 10.0;
         order_for_widening(&mut children, &wide);
         assert_eq!(children.iter().map(|c| c.mv).collect::<Vec<_>>(), [2, 3, 1]);
+    }
+
+    #[test]
+    fn a_symmetric_root_keeps_one_move_of_each_symmetric_set() {
+        use crate::rules::Rules;
+        let game = Game::new(9, Rules::default()).unwrap();
+        let root = Root {
+            board: game.board().clone(),
+            color: Color::Black,
+            passes: 0,
+            recent: Recent::default(),
+        };
+        let root_children = |tuning: &str| {
+            let params = Params::tuned(9, PlayoutKind::Heavy, &Tuning::parse(tuning).unwrap());
+            let tree = Tree::new(1024);
+            prepare_root(&tree, &root, &game, &params);
+            let unpruned = tree
+                .children_of(tree.root())
+                .filter(|(_, c)| !c.is_pruned())
+                .count();
+            // A kept tree searched again: the same moves stay open.
+            prepare_root(&tree, &root, &game, &params);
+            let again = tree
+                .children_of(tree.root())
+                .filter(|(_, c)| !c.is_pruned())
+                .count();
+            assert_eq!(unpruned, again);
+            unpruned
+        };
+        assert_eq!(root_children(""), 81 + 1);
+        assert_eq!(
+            root_children("symmetry=1"),
+            15 + 1,
+            "an eighth of the board and pass"
+        );
     }
 }
