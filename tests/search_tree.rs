@@ -7,7 +7,7 @@ use ishi::search::params::Params;
 use ishi::search::policy::Recent;
 use ishi::search::tree::{NodeId, Tree};
 use ishi::search::uct::{prepare_root, search, Root, Scorer, Shared};
-use ishi::search::{PlayoutKind, Tuning};
+use ishi::search::{symmetry, PlayoutKind, Tuning};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -156,6 +156,43 @@ fn transposed_nodes_share_children_and_statistics_still_add_up() {
     assert!(totals.sharing > 10, "{} shared nodes", totals.sharing);
     let totals = run_with(Params::tuned(9, PlayoutKind::Heavy, &tuning), 4, 20_000, 9);
     assert!(totals.sharing > 0, "{} shared nodes", totals.sharing);
+}
+
+#[test]
+fn nodes_of_symmetric_positions_keep_one_move_of_each_symmetric_set() {
+    let size = 9;
+    let tuning = Tuning::parse("symmetry=1").unwrap();
+    let params = Params::tuned(size, PlayoutKind::Heavy, &tuning);
+    let game = Game::new(size, Rules::default()).unwrap();
+    let tree = Tree::new(200_000);
+    let root = Root {
+        board: Board::new(size).unwrap(),
+        color: Color::Black,
+        passes: 0,
+        recent: Recent::default(),
+    };
+    prepare_root(&tree, &root, &game, &params);
+    let stop = AtomicBool::new(false);
+    let shared = Shared::new(&tree, &root, &params, Scorer::of(&game), &stop, 5000, None);
+    search(&shared, 1, 42);
+    let mut checked = 0;
+    for (_, child) in tree.children_of(tree.root()) {
+        let (Some((_, n)), Move::Place(p)) = (child.children(), child.as_move()) else {
+            continue;
+        };
+        // One black stone: every empty point is a legal move for White.
+        let mut board = root.board.clone();
+        board.place_unchecked(Color::Black, p);
+        let symmetries = symmetry::of(&board);
+        let kept = board
+            .empties()
+            .iter()
+            .filter(|&&e| symmetry::is_kept(&board, &symmetries, Point(e as usize), |_| true))
+            .count();
+        assert_eq!(n as usize, kept + 1, "White's moves and pass after {p:?}");
+        checked += 1;
+    }
+    assert!(checked >= 3, "{checked} first moves expanded");
 }
 
 #[test]
