@@ -410,6 +410,59 @@ fn select(
     best
 }
 
+/// A leaf about to be expanded: `color` moves there, `depth` moves below
+/// the root, after `passes` passes in a row.
+struct Leaf {
+    node: NodeId,
+    color: Color,
+    recent: Recent,
+    depth: usize,
+    passes: u32,
+}
+
+/// Gives `leaf` (its expansion claimed by the caller; `board` is its
+/// position) its children: those of a node that stands for the same
+/// position, when transpositions are on and one is expanded, else new ones
+/// with their priors, one move of each set a symmetry of the position maps
+/// onto itself when that is on. False when the arena is full.
+fn expand(
+    sh: &Shared,
+    leaf: &Leaf,
+    board: &Board,
+    children: &mut Vec<NewChild>,
+    ladder: &mut LadderScratch,
+) -> bool {
+    let tree = sh.tree;
+    let params = sh.params;
+    let transposed = sh.transpositions.as_ref().and_then(|t| {
+        let key = transpose::key(board, leaf.color, leaf.depth, leaf.passes);
+        t.find_or_insert(key, leaf.node)
+            .filter(|&other| tree.node(other).is_expanded())
+    });
+    if let Some(other) = transposed {
+        tree.share_children(leaf.node, other);
+        return true;
+    }
+    let symmetries = if params.symmetry {
+        symmetry::of(board)
+    } else {
+        Vec::new()
+    };
+    children_with_priors(
+        board,
+        leaf.color,
+        leaf.recent,
+        &params.priors,
+        // Simple ko and eyes look the same from every side of a symmetric
+        // position: each image is a child too.
+        |p| symmetries.is_empty() || symmetry::is_kept(board, &symmetries, p, |_| true),
+        children,
+        ladder,
+    );
+    order_for_widening(children, params);
+    tree.expand(leaf.node, children)
+}
+
 /// How many children, best prior first, selection looks at in a node with
 /// `visits` (see [`Params::widening`]).
 fn widened(widening: f64, visits: u32) -> usize {
@@ -591,38 +644,16 @@ impl Worker {
                 if !ripe || tree.is_full() || !n.try_begin_expansion() {
                     break;
                 }
-                let shared_with = sh.transpositions.as_ref().and_then(|t| {
-                    let key = transpose::key(&self.board, color, path.path.len(), passes);
-                    t.find_or_insert(key, node)
-                        .filter(|&other| tree.node(other).is_expanded())
-                });
-                if let Some(other) = shared_with {
-                    tree.share_children(node, other);
-                } else {
-                    let symmetries = if params.symmetry {
-                        symmetry::of(&self.board)
-                    } else {
-                        Vec::new()
-                    };
-                    let board = &self.board;
-                    children_with_priors(
-                        board,
-                        color,
-                        recent,
-                        &params.priors,
-                        // Simple ko and eyes look the same from every side of
-                        // a symmetric position: each image is a child too.
-                        |p| {
-                            symmetries.is_empty()
-                                || symmetry::is_kept(board, &symmetries, p, |_| true)
-                        },
-                        &mut self.children,
-                        self.scratch.ladder(),
-                    );
-                    order_for_widening(&mut self.children, params);
-                    if !tree.expand(node, &self.children) {
-                        break;
-                    }
+                let leaf = Leaf {
+                    node,
+                    color,
+                    recent,
+                    depth: path.path.len(),
+                    passes,
+                };
+                let ladder = self.scratch.ladder();
+                if !expand(sh, &leaf, &self.board, &mut self.children, ladder) {
+                    break;
                 }
             }
             let explore = params.exploration_for(color, root.color);
