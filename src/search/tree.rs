@@ -384,6 +384,11 @@ impl Tree {
         }
     }
 
+    /// The most nodes the tree may hold.
+    pub fn capacity(&self) -> usize {
+        self.capacity as usize
+    }
+
     pub fn len(&self) -> usize {
         self.next.load(Ordering::Relaxed).min(self.capacity) as usize
     }

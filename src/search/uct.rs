@@ -197,8 +197,11 @@ impl<'a> Shared<'a> {
             grace: (0, Duration::ZERO),
             halving: RootHalving::new(budget, params),
             transpositions: params.transpose.then(|| {
-                let expansions = budget / u64::from(params.expand_at.max(1)) + 1;
-                Transpositions::new(expansions.min(1 << 23) as usize)
+                // A search on the clock has no budget: the arena bounds it,
+                // an expansion taking a block of at least a few children.
+                let by_budget = budget / u64::from(params.expand_at.max(1)) + 1;
+                let by_arena = (tree.capacity() / 16) as u64;
+                Transpositions::new(by_budget.min(by_arena) as usize)
             }),
         }
     }
