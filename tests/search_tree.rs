@@ -95,7 +95,14 @@ fn run(kind: PlayoutKind, threads: usize, playouts: u64, size: usize) {
     assert_eq!(totals.sharing, 0, "no transpositions unless asked for");
 }
 
-fn run_with(params: Params, threads: usize, playouts: u64, size: usize) -> Totals {
+/// A tree searched from the empty board with Black to move, the root it
+/// stands for, and how many playouts the search ran.
+fn searched_from_empty(
+    params: &Params,
+    threads: usize,
+    playouts: u64,
+    size: usize,
+) -> (Tree, Root, u64) {
     let game = Game::new(size, Rules::default()).unwrap();
     let tree = Tree::new(200_000);
     let root = Root {
@@ -104,12 +111,12 @@ fn run_with(params: Params, threads: usize, playouts: u64, size: usize) -> Total
         passes: 0,
         recent: Recent::default(),
     };
-    prepare_root(&tree, &root, &game, &params);
+    prepare_root(&tree, &root, &game, params);
     let stop = AtomicBool::new(false);
     let shared = Shared::new(
         &tree,
         &root,
-        &params,
+        params,
         Scorer::of(&game),
         &stop,
         playouts,
@@ -117,6 +124,12 @@ fn run_with(params: Params, threads: usize, playouts: u64, size: usize) -> Total
     );
     search(&shared, threads, 42);
     let done = shared.done.load(Ordering::Relaxed);
+    drop(shared);
+    (tree, root, done)
+}
+
+fn run_with(params: Params, threads: usize, playouts: u64, size: usize) -> Totals {
+    let (tree, root, done) = searched_from_empty(&params, threads, playouts, size);
     assert!(done > 0 && done <= playouts);
     assert_eq!(tree.node(tree.root()).visits() as u64, done);
     // The root is expanded before the search, so nothing stops there.
@@ -160,21 +173,9 @@ fn transposed_nodes_share_children_and_statistics_still_add_up() {
 
 #[test]
 fn nodes_of_symmetric_positions_keep_one_move_of_each_symmetric_set() {
-    let size = 9;
     let tuning = Tuning::parse("symmetry=1").unwrap();
-    let params = Params::tuned(size, PlayoutKind::Heavy, &tuning);
-    let game = Game::new(size, Rules::default()).unwrap();
-    let tree = Tree::new(200_000);
-    let root = Root {
-        board: Board::new(size).unwrap(),
-        color: Color::Black,
-        passes: 0,
-        recent: Recent::default(),
-    };
-    prepare_root(&tree, &root, &game, &params);
-    let stop = AtomicBool::new(false);
-    let shared = Shared::new(&tree, &root, &params, Scorer::of(&game), &stop, 5000, None);
-    search(&shared, 1, 42);
+    let params = Params::tuned(9, PlayoutKind::Heavy, &tuning);
+    let (tree, root, _) = searched_from_empty(&params, 1, 5000, 9);
     let mut checked = 0;
     for (_, child) in tree.children_of(tree.root()) {
         let (Some((_, n)), Move::Place(p)) = (child.children(), child.as_move()) else {

@@ -62,7 +62,7 @@ impl std::error::Error for BookError {}
 
 /// The point `p` under symmetry `k` (0..8) of a board of `size`: bit 0
 /// mirrors the columns, bit 1 the rows, bit 2 swaps the two.
-fn transform(p: Xy, k: usize, size: usize) -> Xy {
+pub(super) fn transform(p: Xy, k: usize, size: usize) -> Xy {
     let last = (size - 1) as u8;
     let (mut x, mut y) = p;
     if k & 1 != 0 {

@@ -5,21 +5,17 @@
 //! copies of one move; this matters in the opening, where a short search
 //! otherwise picks among near-equal moves by the luck of its playouts.
 
+use super::book::transform;
 use crate::board::{Board, Point};
 
-/// The image of `(x, y)` under symmetry `s` (0 is the identity) of a board
-/// of side `n`.
-fn image(s: usize, (x, y): (usize, usize), n: usize) -> (usize, usize) {
-    let (x, y) = if s & 4 != 0 { (y, x) } else { (x, y) };
-    let x = if s & 1 != 0 { n - 1 - x } else { x };
-    let y = if s & 2 != 0 { n - 1 - y } else { y };
-    (x, y)
-}
-
+/// The image of `p` under symmetry `s` (0 is the identity; the book's
+/// numbering).
 fn map(board: &Board, s: usize, p: Point) -> Point {
-    let (x, y) = image(s, board.xy(p), board.size());
+    let (x, y) = board.xy(p);
+    // Boards are at most 25 points wide.
+    let (x, y) = transform((x as u8, y as u8), s, board.size());
     // An image of an on-board point is on the board.
-    board.point(x, y).unwrap_or(p)
+    board.point(x as usize, y as usize).unwrap_or(p)
 }
 
 /// The symmetries other than the identity that leave the stones and the
