@@ -166,6 +166,7 @@ mod tests {
                 prior_visits: 10,
                 prior_wins: 2 * k,
                 policy: 0,
+                ..Default::default()
             })
             .collect();
         assert!(tree.expand(tree.root(), &children));

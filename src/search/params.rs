@@ -253,7 +253,7 @@ fn percent(v: f64) -> u8 {
 type Setter = fn(&mut Params, f64);
 
 /// Every constant `--tune` can set: its name and how it is set.
-const KNOBS: [(&str, Setter); 53] = [
+const KNOBS: [(&str, Setter); 54] = [
     ("expand_at", |p, v| {
         p.expand_at = v.round().min(u32::MAX as f64) as u32
     }),
@@ -337,6 +337,9 @@ const KNOBS: [(&str, Setter); 53] = [
         } else {
             Source::Records
         }
+    }),
+    ("tactical_amaf", |p, v| {
+        p.priors.tactical_chain = v.max(0.0) as u32
     }),
     ("spatial_reach", |p, v| {
         // Below the smallest large pattern none is matched.

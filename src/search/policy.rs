@@ -112,6 +112,11 @@ pub struct Priors {
     /// table stops at d 6: larger patterns, learned on 19x19, carried a
     /// big board's whole-board context onto 9x9.
     pub spatial_reach: u8,
+    /// Moves that atari or take an opposing chain of at least this many
+    /// stones are marked tactical (`Node::is_tactical`): their AMAF
+    /// results may raise their value but not lower it. 0, the default,
+    /// marks none.
+    pub tactical_chain: u32,
 }
 
 impl Priors {
@@ -135,6 +140,7 @@ impl Priors {
             gamma_own: false,
             gamma_source: Source::Spatial,
             spatial_reach: super::spatial::MAX_DISTANCE as u8,
+            tactical_chain: 0,
         }
     }
 }
@@ -477,6 +483,7 @@ pub fn children_with_priors(
             prior_visits: n.min(u16::MAX as u32) as u16,
             prior_wins: w.min(u16::MAX as u32) as u16,
             policy: 0,
+            tactical: k.tactical_chain > 0 && threatens_chain(board, c, p, k.tactical_chain),
         });
     }
     ladder.findings = findings;
@@ -504,7 +511,18 @@ pub fn children_with_priors(
         prior_visits: k.even,
         prior_wins: k.even / 2,
         policy: 0,
+        ..Default::default()
     });
+}
+
+/// `c` at `p` takes or ataris an opposing chain of at least `stones`.
+fn threatens_chain(board: &Board, c: Color, p: Point, stones: u32) -> bool {
+    board.neighbours(p).into_iter().any(|q| {
+        let q = Point(q);
+        board.color_at(q) == Some(c.opponent())
+            && (board.in_atari(q) || board.two_liberties(q).is_some())
+            && board.chain_len(q) >= stones
+    })
 }
 
 #[cfg(test)]
@@ -678,6 +696,7 @@ mod tests {
         gamma_own: false,
         gamma_source: Source::Records,
         spatial_reach: crate::search::spatial::MAX_DISTANCE as u8,
+        tactical_chain: 0,
     };
 
     #[test]
@@ -715,6 +734,53 @@ mod tests {
             . X O X . . .
             . . . . . . .
             . . . . . . .";
+
+    #[test]
+    fn moves_that_atari_or_take_a_big_chain_are_tactical() {
+        // G4 and G6 atari the five white stones, H3 and J3 the two, A1 and
+        // B2 the one.
+        let diagram = "\
+            . . . . . . . . .\n\
+            . . . . . . . . .\n\
+            . . . . . . . . .\n\
+            . . X X X X . . .\n\
+            . X O O O O O X .\n\
+            . . X X X X . . .\n\
+            . . . . . . . . .\n\
+            . . . . . . X O O\n\
+            . O X . . . . X X\n";
+        let tactical = |stones: u32| -> Vec<String> {
+            let b = Board::from_ascii(diagram).unwrap();
+            let priors = Priors {
+                tactical_chain: stones,
+                ..Priors::for_size(9)
+            };
+            let mut out = Vec::new();
+            let mut ladder = LadderScratch::default();
+            let recent = Recent::default();
+            children_with_priors(
+                &b,
+                Color::Black,
+                recent,
+                &priors,
+                |_| true,
+                &mut out,
+                &mut ladder,
+            );
+            let mut marked: Vec<String> = out
+                .iter()
+                .filter(|c| c.tactical)
+                .map(|c| crate::board::coord::vertex_name(Point(c.mv as usize), b.size()))
+                .collect();
+            marked.sort();
+            marked
+        };
+        assert_eq!(tactical(5), ["G4", "G6"]);
+        assert_eq!(tactical(2), ["G4", "G6", "H3", "J3"]);
+        assert_eq!(tactical(1), ["A1", "B2", "G4", "G6", "H3", "J3"]);
+        assert!(tactical(6).is_empty());
+        assert!(tactical(0).is_empty());
+    }
 
     #[test]
     fn learned_strengths_favour_taking_the_last_move_over_a_far_point() {

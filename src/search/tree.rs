@@ -50,8 +50,8 @@ const EXPANDED: u8 = 2;
 pub struct Node {
     mv: AtomicU16,
     state: AtomicU8,
-    /// The move may not be played here (superko at the root).
-    pruned: AtomicU8,
+    /// [`PRUNED`] and [`TACTICAL`] bits.
+    flags: AtomicU8,
     n_children: AtomicU16,
     prior_visits: AtomicU16,
     prior_wins: AtomicU16,
@@ -72,6 +72,11 @@ pub struct Node {
 }
 
 const _: () = assert!(std::mem::size_of::<Node>() == 32);
+
+/// The move may not be played here (superko at the root).
+const PRUNED: u8 = 1;
+/// See [`Node::is_tactical`].
+const TACTICAL: u8 = 2;
 
 /// What the search counts at a node besides what selection reads (see
 /// [`Node`]), at the same index in a parallel arena.
@@ -112,9 +117,12 @@ impl Tally {
 }
 
 /// What a new child starts with.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct NewChild {
     pub mv: u16,
+    /// AMAF results may raise the move's value but not lower it (see
+    /// [`Node::is_tactical`]).
+    pub tactical: bool,
     /// Prior knowledge as virtual playouts: visits and half-point wins.
     pub prior_visits: u16,
     pub prior_wins: u16,
@@ -142,7 +150,16 @@ impl Node {
 
     #[inline]
     pub fn is_pruned(&self) -> bool {
-        self.pruned.load(Ordering::Relaxed) != 0
+        self.flags.load(Ordering::Relaxed) & PRUNED != 0
+    }
+
+    /// A move whose worth depends on when it is played (it ataris or takes
+    /// a big chain): played late in a playout it may lose where played now
+    /// it wins, so its AMAF results are not allowed to bury it before real
+    /// playouts have tried it (`Params::tactical_amaf`).
+    #[inline]
+    pub fn is_tactical(&self) -> bool {
+        self.flags.load(Ordering::Relaxed) & TACTICAL != 0
     }
 
     pub fn prune(&self) {
@@ -150,7 +167,11 @@ impl Node {
     }
 
     pub fn set_pruned(&self, pruned: bool) {
-        self.pruned.store(pruned as u8, Ordering::Relaxed);
+        if pruned {
+            self.flags.fetch_or(PRUNED, Ordering::Relaxed);
+        } else {
+            self.flags.fetch_and(!PRUNED, Ordering::Relaxed);
+        }
     }
 
     #[inline]
@@ -268,6 +289,8 @@ impl Node {
 
     fn init(&self, c: &NewChild) {
         self.mv.store(c.mv, Ordering::Relaxed);
+        let tactical = if c.tactical { TACTICAL } else { 0 };
+        self.flags.store(tactical, Ordering::Relaxed);
         self.prior_visits.store(c.prior_visits, Ordering::Relaxed);
         self.prior_wins.store(c.prior_wins, Ordering::Relaxed);
         self.policy.store(c.policy, Ordering::Relaxed);
@@ -276,7 +299,7 @@ impl Node {
     fn copy_stats_from(&self, other: &Node) {
         let r = Ordering::Relaxed;
         self.mv.store(other.mv(), r);
-        self.pruned.store(other.pruned.load(r), r);
+        self.flags.store(other.flags.load(r), r);
         self.prior_visits.store(other.prior_visits.load(r), r);
         self.prior_wins.store(other.prior_wins.load(r), r);
         self.policy.store(other.policy.load(r), r);
@@ -550,6 +573,7 @@ mod tests {
             prior_visits: 0,
             prior_wins: 0,
             policy: 0,
+            ..Default::default()
         }
     }
 

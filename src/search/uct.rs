@@ -351,6 +351,9 @@ fn blended_value(
         let r_share = r * per_equiv;
         (wins as f64 * (1.0 + r_share) + rave_wins as f64) / (2.0 * (r + n + n * r_share))
     };
+    if child.is_tactical() && visits > 0 {
+        value = value.max(wins as f64 / (2 * visits) as f64);
+    }
     if params.score_weight > 0.0 && real_visits > 0 {
         value += params.score_weight * (tree.score_lead(id) / params.score_scale).tanh();
     }
@@ -913,6 +916,7 @@ mod tests {
             prior_visits: 0,
             prior_wins: 0,
             policy: 0,
+            ..Default::default()
         };
         assert!(tree.expand(root, &[child(10), child(11)]));
         let a = tree.child_with_move(root, 10).unwrap();
@@ -1026,6 +1030,7 @@ mod tests {
                 prior_visits: 0,
                 prior_wins: 0,
                 policy: (share * f64::from(u16::MAX)) as u16,
+                ..Default::default()
             };
             let children = [child(10, 0.4), child(11, 0.6 - c_share), child(12, c_share)];
             assert!(tree.expand(root, &children));
@@ -1096,6 +1101,7 @@ mod tests {
                 prior_visits: pn,
                 prior_wins: pw,
                 policy: 0,
+                ..Default::default()
             };
             assert!(tree.expand(root, &[new]));
             let id = tree.child_with_move(root, 10).unwrap();
@@ -1118,6 +1124,46 @@ mod tests {
             assert!((value - expected).abs() < 1e-12, "{value} {expected}");
             assert_eq!(counted, pn as u32 + n);
         }
+    }
+
+    #[test]
+    fn amaf_may_raise_a_tactical_move_but_not_bury_it() {
+        let params = Params::new(9, PlayoutKind::Light);
+        let tree = Tree::new(16);
+        let root = tree.root();
+        assert!(tree.node(root).try_begin_expansion());
+        // Two moves with the same even prior (10 visits at 50%); 11 ataris
+        // a big chain.
+        let child = |mv, tactical| NewChild {
+            mv,
+            prior_visits: 10,
+            prior_wins: 10,
+            tactical,
+            ..Default::default()
+        };
+        assert!(tree.expand(root, &[child(10, false), child(11, true)]));
+        let quiet = tree.child_with_move(root, 10).unwrap();
+        let atari = tree.child_with_move(root, 11).unwrap();
+        assert!(tree.node(atari).is_tactical() && !tree.node(quiet).is_tactical());
+        // Played late in 1,700 playouts each, both nearly always lost.
+        for id in [quiet, atari] {
+            tree.node(id).add_rave(1700, 2 * 15);
+        }
+        let value = |id| child_value(&tree, id, &params).0;
+        assert!(value(quiet) < 0.05, "{}", value(quiet));
+        assert_eq!(value(atari), 0.5);
+        // Real playouts still decide: after 30 lost ones it is at 1/8.
+        tree.node(atari).add_results(30, 0);
+        assert_eq!(value(atari), 0.125);
+        // Good AMAF results raise it like any move's.
+        tree.node(quiet).add_rave(10_000, 2 * 9_000);
+        let blended = value(quiet);
+        assert!(blended > 0.7, "{blended}");
+        // Pruning leaves the mark alone, and the mark does not prune.
+        tree.node(atari).prune();
+        assert!(tree.node(atari).is_tactical() && tree.node(atari).is_pruned());
+        tree.node(atari).set_pruned(false);
+        assert!(tree.node(atari).is_tactical() && !tree.node(atari).is_pruned());
     }
 
     #[test]
@@ -1222,6 +1268,7 @@ mod tests {
             prior_visits,
             prior_wins,
             policy: 0,
+            ..Default::default()
         };
         let mut children = vec![child(1, 30, 20), child(2, 30, 50), child(3, 10, 15)];
         let mut wide = Params::new(9, PlayoutKind::Heavy);
