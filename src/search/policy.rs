@@ -115,7 +115,10 @@ pub struct Priors {
     /// Moves that atari or take an opposing chain of at least this many
     /// stones are marked tactical (`Node::is_tactical`): their AMAF
     /// results may raise their value but not lower it. 0, the default,
-    /// marks none.
+    /// marks none: with 4 (`--tune tactical_amaf=4`), against GNU Go (9x9,
+    /// komi 7, 5000 playouts, book off) it won 179 of 200 from seed 20090,
+    /// as many as the default (13 won only with it, 13 only without;
+    /// README, Sudden falls).
     pub tactical_chain: u32,
 }
 
