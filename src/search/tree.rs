@@ -156,7 +156,8 @@ impl Node {
     /// A move whose worth depends on when it is played (it ataris or takes
     /// a big chain): played late in a playout it may lose where played now
     /// it wins, so its AMAF results are not allowed to bury it before real
-    /// playouts have tried it (`Params::tactical_amaf`).
+    /// playouts have tried it (`Priors::tactical_chain`, `--tune
+    /// tactical_amaf`).
     #[inline]
     pub fn is_tactical(&self) -> bool {
         self.flags.load(Ordering::Relaxed) & TACTICAL != 0
