@@ -290,6 +290,33 @@ impl Book {
         }
     }
 
+    /// Every position of the book as a game played from the empty board
+    /// under `rules` (given the book's komi), with the book's move there.
+    /// A line whose moves are illegal under `rules` is left out.
+    pub fn positions(&self, rules: Rules) -> Vec<(Game, Move)> {
+        let rules = Rules {
+            komi: self.komi,
+            ..rules
+        };
+        let Ok(empty) = Game::new(self.size, rules) else {
+            return Vec::new();
+        };
+        let point = |game: &Game, (x, y): Xy| game.board().point(x as usize, y as usize).ok();
+        let mut lines: Vec<_> = self.lines.iter().collect();
+        lines.sort_by(|a, b| a.0.cmp(b.0));
+        let mut out = Vec::new();
+        for (moves, &(answer, _)) in lines {
+            let mut game = empty.clone();
+            let replayed = moves.iter().all(|&xy| {
+                point(&game, xy).is_some_and(|p| game.play_move(Move::Place(p)).is_ok())
+            });
+            if let Some(p) = point(&game, answer).filter(|_| replayed) {
+                out.push((game, Move::Place(p)));
+            }
+        }
+        out
+    }
+
     /// The book as text, shortest lines first, for [`Book::parse`].
     pub fn to_text(&self) -> String {
         let Ok(board) = Board::new(self.size) else {
@@ -438,6 +465,29 @@ mod tests {
         let other = Book::parse("E5 F4 > D6 0.52\nE5 G6 > D4 0.51\n", 9, 7.0).unwrap();
         book.merge(&other);
         assert_eq!(book.len(), 3);
+    }
+
+    #[test]
+    fn the_positions_of_a_book_replay_its_lines() {
+        use crate::board::coord::move_name;
+        // The second line plays twice on E5: no position.
+        let book = Book::parse("E5 F6 > D4 0.52\n> E5 0.5\nE5 E5 > D4 0.5\n", 9, 7.0).unwrap();
+        let positions = book.positions(Rules::preset("chinese").unwrap());
+        let named: Vec<(Vec<String>, String)> = positions
+            .iter()
+            .map(|(game, mv)| {
+                let moves = game.plies().iter().map(|p| move_name(p.mv, 9)).collect();
+                (moves, move_name(*mv, 9))
+            })
+            .collect();
+        assert_eq!(
+            named,
+            [
+                (vec![], "E5".to_string()),
+                (vec!["E5".to_string(), "F6".to_string()], "D4".to_string())
+            ]
+        );
+        assert!(positions.iter().all(|(g, _)| g.rules().komi == 7.0));
     }
 
     #[test]

@@ -385,9 +385,14 @@ impl Searcher {
         params: &Params,
         snap: &Snapshot,
     ) -> Decision {
-        let Some(best) = snap.candidates.first() else {
+        let Some(most_visited) = snap.candidates.first() else {
             // Stopped before any playout: trust the priors.
             return Decision::Play(best_by_value(tree, params).unwrap_or(Move::Pass));
+        };
+        let best = if params.root_halving == 0 {
+            tie_broken_by_score(most_visited, &snap.candidates, params.score_tiebreak)
+        } else {
+            most_visited
         };
         let board = &root.board;
         let color = root.color;
@@ -738,9 +743,77 @@ fn best_by_value(tree: &Tree, params: &Params) -> Option<Move> {
         .map(|(mv, _)| mv)
 }
 
+/// The most visited move `first`, or among the `candidates` the search
+/// could not tell apart from it (half its visits or more, a win rate at
+/// most `window` below its), the one leading by the most points. A pass
+/// is never chosen this way, nor overridden.
+fn tie_broken_by_score<'a>(
+    first: &'a Candidate,
+    candidates: &'a [Candidate],
+    window: f64,
+) -> &'a Candidate {
+    if window <= 0.0 || first.mv == Move::Pass {
+        return first;
+    }
+    candidates
+        .iter()
+        .filter(|c| {
+            c.mv != Move::Pass
+                && 2 * c.visits >= first.visits
+                && c.winrate >= first.winrate - window
+        })
+        .max_by(|a, b| a.score_lead.total_cmp(&b.score_lead))
+        .unwrap_or(first)
+}
+
 fn most_visited_child(tree: &Tree, node: NodeId) -> Option<NodeId> {
     tree.children_of(node)
         .filter(|(_, c)| !c.is_pruned() && c.visits() > 0)
         .max_by_key(|(_, c)| c.visits())
         .map(|(id, _)| id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::coord::parse_vertex;
+
+    fn candidate(v: &str, visits: u64, winrate: f64, score_lead: f64) -> Candidate {
+        let mv = match parse_vertex(v, 9).ok().flatten() {
+            Some(p) => Move::Place(p),
+            None => Move::Pass,
+        };
+        Candidate {
+            mv,
+            visits,
+            winrate,
+            prior: 0.0,
+            lcb: 0.0,
+            score_lead,
+            pv: vec![mv],
+        }
+    }
+
+    fn chosen(candidates: &[Candidate], window: f64) -> Move {
+        tie_broken_by_score(&candidates[0], candidates, window).mv
+    }
+
+    #[test]
+    fn the_score_breaks_only_ties_the_search_could_not_break() {
+        let e5 = candidate("E5", 2000, 0.56, 1.0);
+        let d4 = candidate("D4", 1500, 0.55, 3.0);
+        let c3 = candidate("C3", 900, 0.555, 6.0);
+        let f5 = candidate("F5", 1800, 0.50, 9.0);
+        let pass = candidate("pass", 1900, 0.56, 12.0);
+        let list = [e5.clone(), d4.clone(), c3, f5, pass.clone()];
+        // Off: the most visited.
+        assert_eq!(chosen(&list, 0.0), e5.mv);
+        // D4 is as good by win rate and leads by more; C3 has too few
+        // visits, F5 too low a win rate, and a pass is never chosen so.
+        assert_eq!(chosen(&list, 0.02), d4.mv);
+        // A window too narrow for D4 keeps E5.
+        assert_eq!(chosen(&list, 0.005), e5.mv);
+        // A most visited pass stays.
+        assert_eq!(chosen(&[pass.clone(), e5.clone(), d4], 0.02), pass.mv);
+    }
 }
