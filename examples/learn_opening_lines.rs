@@ -53,21 +53,8 @@ fn choices(path: &str) -> Result<Vec<Choice>, String> {
         if phase >= PHASES {
             continue;
         }
-        let placed = |back: usize| {
-            let plies = game.plies();
-            plies
-                .len()
-                .checked_sub(back)
-                .and_then(|i| match plies[i].mv {
-                    Move::Place(p) => Some(p),
-                    Move::Pass => None,
-                })
-        };
-        let recent = Recent {
-            last: placed(1),
-            own: placed(2),
-        };
         let c = game.to_move();
+        let recent = Recent::before(&game, c);
         children_with_priors(
             board,
             c,

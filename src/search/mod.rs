@@ -337,22 +337,7 @@ impl Searcher {
             },
             None => Tree::new(max_nodes),
         };
-        let placement = |ply: &crate::game::Ply| match ply.mv {
-            Move::Place(p) => Some(p),
-            Move::Pass => None,
-        };
-        // The opponent's last placement, and the root side's own just before.
-        let recent = match game.plies() {
-            [.., mine, theirs] if mine.color == color && theirs.color != color => Recent {
-                last: placement(theirs),
-                own: placement(mine),
-            },
-            [.., theirs] if theirs.color != color => Recent {
-                last: placement(theirs),
-                own: None,
-            },
-            _ => Recent::default(),
-        };
+        let recent = Recent::before(game, color);
         let passes = if game.plies().last().is_some_and(|ply| ply.color != color) {
             game.consecutive_passes().min(1)
         } else {

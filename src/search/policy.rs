@@ -8,7 +8,8 @@ use super::patterns::is_good_shape;
 use super::reading::{Findings, Reader, Verdict};
 use super::shapes::{large_key, shape_key};
 use super::tree::{NewChild, PASS};
-use crate::board::{Board, Color, Point};
+use crate::board::{Board, Color, Move, Point};
+use crate::game::{Game, Ply};
 
 /// Virtual playouts for each piece of knowledge. Win counts are in half
 /// points like the tree's (a value of 0.5 over `n` visits is `n` half-wins).
@@ -410,6 +411,26 @@ pub struct Recent {
 }
 
 impl Recent {
+    /// The placements before `color` moves in `game`: the opponent's last,
+    /// and `color`'s own just before it.
+    pub fn before(game: &Game, color: Color) -> Recent {
+        let placement = |ply: &Ply| match ply.mv {
+            Move::Place(p) => Some(p),
+            Move::Pass => None,
+        };
+        match game.plies() {
+            [.., mine, theirs] if mine.color == color && theirs.color != color => Recent {
+                last: placement(theirs),
+                own: placement(mine),
+            },
+            [.., theirs] if theirs.color != color => Recent {
+                last: placement(theirs),
+                own: None,
+            },
+            _ => Recent::default(),
+        }
+    }
+
     /// The placements before the next node once the mover has played
     /// `placed` (`None` for a pass): its move becomes the last, and the
     /// last becomes the next mover's own.
@@ -612,6 +633,33 @@ mod tests {
         children_with_priors(&b, c, recent, priors, |_| true, &mut out, &mut ladder);
         let child = out.iter().find(|ch| ch.mv as usize == p.0).unwrap();
         child.prior_wins as f64 / (2.0 * child.prior_visits as f64)
+    }
+
+    #[test]
+    fn the_recent_placements_are_the_opponents_last_and_the_movers_own() {
+        let mut game = Game::new(9, crate::rules::Rules::default()).unwrap();
+        let at = |v: &str| parse_vertex(v, 9).unwrap().unwrap();
+        assert_eq!(Recent::before(&game, Color::Black), Recent::default());
+        game.play_move(Move::Place(at("E5"))).unwrap();
+        let after_e5 = Recent {
+            last: Some(at("E5")),
+            own: None,
+        };
+        assert_eq!(Recent::before(&game, Color::White), after_e5);
+        game.play_move(Move::Place(at("F6"))).unwrap();
+        let after_f6 = Recent {
+            last: Some(at("F6")),
+            own: Some(at("E5")),
+        };
+        assert_eq!(Recent::before(&game, Color::Black), after_f6);
+        // White moved last: nothing of Black's answers it.
+        assert_eq!(Recent::before(&game, Color::White), Recent::default());
+        game.play_move(Move::Pass).unwrap();
+        let after_pass = Recent {
+            last: None,
+            own: Some(at("F6")),
+        };
+        assert_eq!(Recent::before(&game, Color::White), after_pass);
     }
 
     #[test]
