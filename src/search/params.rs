@@ -133,6 +133,21 @@ pub struct Params {
     /// 112, and 3 won 130 of 150 where the default won 130 (README, Win
     /// rates by colour).
     pub widening: f64,
+    /// A new node's children start with the AMAF results of the same moves
+    /// at the node two plies up (the grandparent, where the same side
+    /// chose; MoGo's "grandfather" heuristic), scaled down to at most this
+    /// many samples at the same win rate: a child then starts from what
+    /// its move did in the playouts just above, not from its prior alone.
+    /// 0, the default, turns it off: against GNU Go (9x9, komi 7, 5000
+    /// playouts, book off, seeds from 21690) 20 won 175 of 200 games where
+    /// the default won 185 (README, Results from two plies up).
+    pub rave_grandparent: u32,
+    /// A new node's children add to their priors the real results of the
+    /// same moves two plies up (the killer-move idea: a move that was good
+    /// for the same side just before often still is), scaled down to at
+    /// most this many playouts at the same win rate. 0, the default, turns
+    /// it off.
+    pub prior_grandparent: u32,
     /// The UCB exploration constant at a node whose mover is losing
     /// (see `lost_below`); 0, the default, leaves `explore` there. Where
     /// every reply loses, the replies' values are all near 0 and the
@@ -217,6 +232,8 @@ impl Params {
             rave_phase: 0.0,
             ask_margin: 0.0,
             widening: 0.0,
+            rave_grandparent: 0,
+            prior_grandparent: 0,
             explore_lost: 0.0,
             lost_below: 0.15,
             reuse: true,
@@ -263,7 +280,7 @@ fn percent(v: f64) -> u8 {
 type Setter = fn(&mut Params, f64);
 
 /// Every constant `--tune` can set: its name and how it is set.
-const KNOBS: [(&str, Setter); 56] = [
+const KNOBS: [(&str, Setter); 58] = [
     ("expand_at", |p, v| {
         p.expand_at = v.round().min(u32::MAX as f64) as u32
     }),
@@ -367,6 +384,12 @@ const KNOBS: [(&str, Setter); 56] = [
     ("puct", |p, v| p.puct = v),
     ("ask_margin", |p, v| p.ask_margin = v),
     ("widening", |p, v| p.widening = v),
+    ("rave_grandparent", |p, v| {
+        p.rave_grandparent = v.min(f64::from(u16::MAX)) as u32
+    }),
+    ("prior_grandparent", |p, v| {
+        p.prior_grandparent = v.min(f64::from(u16::MAX)) as u32
+    }),
     ("explore_lost", |p, v| p.explore_lost = v),
     ("lost_below", |p, v| p.lost_below = v.min(1.0)),
     ("reuse", |p, v| p.reuse = v >= 0.5),

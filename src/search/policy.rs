@@ -552,6 +552,7 @@ pub fn children_with_priors(
             prior_wins: w.min(u16::MAX as u32) as u16,
             policy: 0,
             tactical: k.tactical_chain > 0 && threatens_chain(board, c, p, k.tactical_chain),
+            ..Default::default()
         });
     }
     ladder.findings = findings;

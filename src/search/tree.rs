@@ -128,6 +128,8 @@ pub struct NewChild {
     pub prior_wins: u16,
     /// Share of the learned strength of all the node's moves, in 1/65535ths.
     pub policy: u16,
+    /// AMAF results the child starts with: playouts and half-point wins.
+    pub rave: (u32, u32),
 }
 
 impl Node {
@@ -295,6 +297,7 @@ impl Node {
         self.prior_visits.store(c.prior_visits, Ordering::Relaxed);
         self.prior_wins.store(c.prior_wins, Ordering::Relaxed);
         self.policy.store(c.policy, Ordering::Relaxed);
+        self.rave.store(pack(c.rave.0, c.rave.1), Ordering::Relaxed);
     }
 
     fn copy_stats_from(&self, other: &Node) {

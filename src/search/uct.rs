@@ -420,6 +420,8 @@ fn select(
 /// the root, after `passes` passes in a row.
 struct Leaf {
     node: NodeId,
+    /// The node two plies up, where the same side chose, if any.
+    grandparent: Option<NodeId>,
     color: Color,
     recent: Recent,
     depth: usize,
@@ -437,6 +439,7 @@ fn expand(
     board: &Board,
     children: &mut Vec<NewChild>,
     ladder: &mut LadderScratch,
+    inherited: &mut [Inherited],
 ) -> bool {
     let tree = sh.tree;
     let params = sh.params;
@@ -465,8 +468,68 @@ fn expand(
         children,
         ladder,
     );
+    let inherits = params.rave_grandparent > 0 || params.prior_grandparent > 0;
+    if let Some(g) = leaf.grandparent.filter(|_| inherits) {
+        inherit_from_grandparent(tree, g, params, children, inherited);
+    }
     order_for_widening(children, params);
     tree.expand(leaf.node, children)
+}
+
+/// What a new child may start with from the child playing the same move
+/// two plies up (see [`Params::rave_grandparent`] and
+/// [`Params::prior_grandparent`]): that child's AMAF results and real
+/// results, as visits and half-point wins.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+struct Inherited {
+    rave: (u32, u32),
+    results: (u32, u32),
+}
+
+/// `(visits, wins)` scaled down to at most `cap` visits at the same rate.
+fn capped((n, w): (u32, u32), cap: u32) -> (u32, u32) {
+    let kept = n.min(cap);
+    if kept == 0 {
+        return (0, 0);
+    }
+    (kept, (u64::from(w) * u64::from(kept) / u64::from(n)) as u32)
+}
+
+/// Gives each new child what the child playing the same move at
+/// `grandparent` has seen: its AMAF results as the child's own, at most
+/// `params.rave_grandparent` of them, and its real results added to the
+/// prior, at most `params.prior_grandparent`. `by_move`, indexed by move,
+/// is all empty before and after.
+fn inherit_from_grandparent(
+    tree: &Tree,
+    grandparent: NodeId,
+    params: &Params,
+    children: &mut [NewChild],
+    by_move: &mut [Inherited],
+) {
+    for (_, g) in tree.children_of(grandparent) {
+        if let Some(slot) = by_move.get_mut(g.mv() as usize) {
+            *slot = Inherited {
+                rave: g.rave(),
+                results: g.results(),
+            };
+        }
+    }
+    for child in children.iter_mut().filter(|c| c.mv != PASS) {
+        let Some(&seen) = by_move.get(child.mv as usize) else {
+            continue;
+        };
+        child.rave = capped(seen.rave, params.rave_grandparent);
+        let (n, w) = capped(seen.results, params.prior_grandparent);
+        let add = |prior: u16, x: u32| (u32::from(prior) + x).min(u32::from(u16::MAX)) as u16;
+        child.prior_visits = add(child.prior_visits, n);
+        child.prior_wins = add(child.prior_wins, w);
+    }
+    for (_, g) in tree.children_of(grandparent) {
+        if let Some(slot) = by_move.get_mut(g.mv() as usize) {
+            *slot = Inherited::default();
+        }
+    }
 }
 
 /// How many children, best prior first, selection looks at in a node with
@@ -506,6 +569,9 @@ pub struct Worker {
     mark: Vec<u32>,
     stamp: u32,
     children: Vec<NewChild>,
+    /// Scratch for [`inherit_from_grandparent`], by move; all empty
+    /// between uses.
+    inherited: Vec<Inherited>,
     ownership: Vec<i64>,
     crit: LocalCounts,
     pending: u32,
@@ -533,6 +599,7 @@ impl Worker {
             mark: vec![0; len],
             stamp: 0,
             children: Vec::with_capacity(len),
+            inherited: vec![Inherited::default(); len],
             ownership: vec![0; len],
             crit: LocalCounts::default(),
             pending: 0,
@@ -650,15 +717,29 @@ impl Worker {
                 if !ripe || tree.is_full() || !n.try_begin_expansion() {
                     break;
                 }
+                let depth = path.path.len();
                 let leaf = Leaf {
                     node,
+                    grandparent: match depth {
+                        0 | 1 => None,
+                        2 => Some(tree.root()),
+                        d => Some(path.path[d - 3]),
+                    },
                     color,
                     recent,
-                    depth: path.path.len(),
+                    depth,
                     passes,
                 };
                 let ladder = self.scratch.ladder();
-                if !expand(sh, &leaf, &self.board, &mut self.children, ladder) {
+                let inherited = &mut self.inherited;
+                if !expand(
+                    sh,
+                    &leaf,
+                    &self.board,
+                    &mut self.children,
+                    ladder,
+                    inherited,
+                ) {
                     break;
                 }
             }
@@ -922,6 +1003,64 @@ mod tests {
         let a = tree.child_with_move(root, 10).unwrap();
         let b = tree.child_with_move(root, 11).unwrap();
         (tree, a, b)
+    }
+
+    #[test]
+    fn new_children_inherit_the_grandparents_results_scaled_to_the_caps() {
+        let (tree, a, b) = root_with_two_children();
+        tree.node(a).add_rave(400, 600); // 75% over 400 AMAF samples
+        tree.node(a).add_results(100, 50); // 25% over 100 real playouts
+        tree.node(b).add_rave(10, 4); // 20% over 10
+        let child = |mv| NewChild {
+            mv,
+            prior_visits: 10,
+            prior_wins: 10,
+            ..Default::default()
+        };
+        let new_children = || vec![child(10), child(11), child(12), child(PASS)];
+        let mut by_move = vec![Inherited::default(); 20];
+        let inherit = |rave, prior, children: &mut Vec<NewChild>, by_move: &mut Vec<_>| {
+            let params = Params {
+                rave_grandparent: rave,
+                prior_grandparent: prior,
+                ..Params::new(9, PlayoutKind::Heavy)
+            };
+            inherit_from_grandparent(&tree, tree.root(), &params, children, by_move);
+        };
+        // At most 20 AMAF samples at the same rate; fewer kept as they
+        // are; a move the grandparent does not have, and a pass, start
+        // empty; the priors stay as they were.
+        let mut children = new_children();
+        inherit(20, 0, &mut children, &mut by_move);
+        let rave: Vec<_> = children.iter().map(|c| c.rave).collect();
+        assert_eq!(rave, [(20, 30), (10, 4), (0, 0), (0, 0)]);
+        assert!(children
+            .iter()
+            .all(|c| (c.prior_visits, c.prior_wins) == (10, 10)));
+        assert!(
+            by_move.iter().all(|x| *x == Inherited::default()),
+            "scratch left clean"
+        );
+        // The real results go to the prior, at most 8 of them.
+        let mut with_prior = new_children();
+        inherit(0, 8, &mut with_prior, &mut by_move);
+        let priors: Vec<_> = with_prior
+            .iter()
+            .map(|c| (c.prior_visits, c.prior_wins))
+            .collect();
+        assert_eq!(priors, [(18, 14), (10, 10), (10, 10), (10, 10)]);
+        assert!(with_prior.iter().all(|c| c.rave == (0, 0)));
+        // Expanded, the children read back what they inherited.
+        assert!(tree.node(a).try_begin_expansion());
+        assert!(tree.expand(a, &children));
+        assert_eq!(
+            tree.node(tree.child_with_move(a, 10).unwrap()).rave(),
+            (20, 30)
+        );
+        assert_eq!(
+            tree.node(tree.child_with_move(a, 12).unwrap()).rave(),
+            (0, 0)
+        );
     }
 
     #[test]
