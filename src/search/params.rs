@@ -146,7 +146,9 @@ pub struct Params {
     /// same moves two plies up (the killer-move idea: a move that was good
     /// for the same side just before often still is), scaled down to at
     /// most this many playouts at the same win rate. 0, the default, turns
-    /// it off.
+    /// it off: against GNU Go (9x9, komi 7, 5000 playouts, book off, seeds
+    /// from 21890) 10 won 167 of 199 games where the default won 174
+    /// (README, Results from two plies up).
     pub prior_grandparent: u32,
     /// The UCB exploration constant at a node whose mover is losing
     /// (see `lost_below`); 0, the default, leaves `explore` there. Where
