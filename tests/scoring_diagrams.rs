@@ -286,6 +286,41 @@ fn seki_between_a_long_chain_and_a_corner_pair_is_nobodys_death() {
 }
 
 #[test]
+fn a_seki_whose_sacrifice_joins_a_living_group_is_no_kill() {
+    // From a game against GNU Go. The black six G4 F3 G3 H3 H2 H1 and the
+    // white pair F1 F2 share G1 and G2 and have no other liberty. White G2
+    // (or G1) puts the pair in atari in a bent three, as if to kill by
+    // nakade; but once Black captures, the space joins the living black
+    // group around E2, which has its own eye at D2. Neither side can move
+    // there: a seki. The black stones G9..J6 in atari at J8 are dead.
+    let g = game(
+        "
+        X O . O . O X X X
+        X O O O O O O X .
+        X X X X X O X X X
+        X X . X X O O X X
+        X X X . X O O O O
+        . X X X O O X O O
+        X . X X O X X X O
+        . X X . X O . X O
+        X X . X X O . X O",
+        "chinese",
+    );
+    let j = judge(&g, &config());
+    for v in ["G4", "H1", "F1", "F2"] {
+        assert!(j.seki.contains(at(&g, v).0), "{v} is in seki");
+        assert!(!dead_at(&j, &g, v), "{v} is not dead");
+    }
+    for v in ["G9", "J9", "G7", "J6"] {
+        assert!(dead_at(&j, &g, v), "{v} is dead");
+    }
+    // Area: Black 41 with the seki six, White 38 with the pair and the
+    // dead stones' space, G1 and G2 for nobody; komi 7.5 (GNU Go counts
+    // W+4 at komi 7).
+    assert_eq!(j.score.to_string(), "W+4.5");
+}
+
+#[test]
 fn a_stone_inside_its_own_closed_area_is_alive() {
     // From a GNU Go game: J6 touches the black J5, but it stands inside
     // White's closed H6-J9 area; Black J7 is answered by H6. GNU Go's

@@ -93,6 +93,21 @@ impl Board {
             }
         }
         self.nakade_vital_point(&chain).is_some()
+            && !self.walls_have_another_eye(&chain, c.opponent(), last_liberty)
+    }
+
+    /// Some chain of `owner` next to `space` (the stones about to be
+    /// captured) has an eye-like liberty elsewhere than `space` and its
+    /// last point `capture`. A dead shape left in `space` then makes the
+    /// second eye rather than the only one: the sacrifice breaks a seki or
+    /// throws stones into a group that lives anyway, and kills nothing.
+    pub fn walls_have_another_eye(&self, space: &Bitboard, owner: Color, capture: Point) -> bool {
+        let stride = self.stride();
+        let own = self.stones(owner);
+        let walls = (space.neighbours(stride) & *own).flood_fill(own, stride);
+        let mut elsewhere = (walls.neighbours(stride) & self.empty_points()).and_not(space);
+        elsewhere.clear(capture.0);
+        elsewhere.iter().any(|q| self.is_eye_like(owner, Point(q)))
     }
 
     /// The one liberty the chain through `c` at `p` keeps, the move being
@@ -285,6 +300,23 @@ mod tests {
             O . X . O .";
         assert!(black_sacrifices(diagram, "D1"));
         assert!(black_sacrifices(diagram, "B1"));
+    }
+
+    #[test]
+    fn filling_an_eye_space_of_a_group_with_another_eye_kills_nothing() {
+        // The pyramid of the test above, but White has a second eye at F1:
+        // the bent three Black's capture leaves behind is White's other
+        // eye, and D1 or B1 only gives three stones away.
+        let diagram = "
+            . . . . . . .
+            . . . . . . .
+            . . . . . . .
+            . . . . . . .
+            O O O O O O O
+            O O X O O O O
+            O . X . O . O";
+        assert!(!black_sacrifices(diagram, "D1"));
+        assert!(!black_sacrifices(diagram, "B1"));
     }
 
     #[test]

@@ -765,6 +765,68 @@ mod tests {
         }
     }
 
+    /// Of 200 heavy playouts from `diagram` with `to_move` first, how many
+    /// end with `vertex` still holding a stone of the colour it holds now.
+    fn playouts_keeping(diagram: &str, to_move: Color, vertex: &str) -> usize {
+        let start = Board::from_ascii(diagram).unwrap();
+        let p = at(&start, vertex);
+        let colour = start.color_at(p);
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(3);
+        let mut scratch = PlayoutScratch::default();
+        (0..200)
+            .filter(|_| {
+                let mut b = start.clone();
+                play_out(
+                    &mut b,
+                    to_move,
+                    None,
+                    PlayoutStyle::HEAVY,
+                    &mut rng,
+                    &mut Vec::new(),
+                    &mut scratch,
+                );
+                b.color_at(p) == colour
+            })
+            .count()
+    }
+
+    #[test]
+    fn heavy_playouts_keep_a_seki_that_a_sacrifice_would_only_break() {
+        // From a game against GNU Go. Black H9 and J8 share J9 and H8 with
+        // the white chain G9..H5, which has an eye at H6: a seki. Black J9
+        // or H8 puts three stones in atari in a bent three, which looks
+        // like a killing sacrifice, but White's eye at H6 makes the space
+        // left behind its second eye. The playouts used to fill it and
+        // count the game for White; the seki decided it for Black by 1.
+        let seki_with_one_eye = "
+            O O O O O X O X .
+            . . O X X X O . X
+            O O O X X O O O O
+            O X X . X X O . O
+            X . . X X O O O X
+            X X X O X X X X X
+            X O X O X X O O O
+            O O O O O O . O .
+            . . . . . . . . .";
+        let kept = playouts_keeping(seki_with_one_eye, Color::Black, "H9");
+        assert!(kept >= 190, "the seki held in only {kept} of 200 playouts");
+        // White G2 or G1 here puts F1 F2 in atari with a bent three that
+        // looks like nakade, but Black's capture joins the space to the
+        // living group around E2, which has its own eye at D2.
+        let seki_next_to_a_living_group = "
+            X O . O . O X X X
+            X O O O O O O X .
+            X X X X X O X X X
+            X X . X X O O X X
+            X X X . X O O O O
+            . X X X O O X O O
+            X . X X O X X X O
+            . X X . X O . X O
+            X X . X X O . X O";
+        let kept = playouts_keeping(seki_next_to_a_living_group, Color::White, "F1");
+        assert!(kept >= 190, "the seki held in only {kept} of 200 playouts");
+    }
+
     #[test]
     fn heavy_playouts_leave_only_eyes_and_self_ataris() {
         playouts_leave_only_eyes_and_self_ataris(PlayoutStyle::HEAVY, &[3, 5, 9, 13, 19], 11);

@@ -384,6 +384,9 @@ fn killing_sacrifice(board: &Board, color: Color, p: Point) -> Option<Point> {
     if b.atari_liberty(p) != Some(capture_at) || !b.is_legal_no_suicide(opponent, capture_at) {
         return None;
     }
+    if b.walls_have_another_eye(&sacrificed, opponent, capture_at) {
+        return None;
+    }
     b.place_unchecked(opponent, capture_at);
     let eye = b.chain_liberties(capture_at);
     // A lone capturer in a one-point eye could retake as a ko: not a kill.
