@@ -321,6 +321,37 @@ fn a_seki_whose_sacrifice_joins_a_living_group_is_no_kill() {
 }
 
 #[test]
+fn a_seki_whose_sacrifice_would_join_two_chains_is_no_kill() {
+    // The same game forty moves earlier, where GNU Go passed: D2 is no
+    // eye yet (the dead B3 and C3 touch it), but the space White G2
+    // would leave behind joins Black's six to D1 E1 E2, which reach out
+    // to C1 and D2. Still a seki; B3 and C3 are dead.
+    let g = game(
+        "
+        X O . . . . . . .
+        X O O O O . . . .
+        X X X X X O . . .
+        . . . X X O . . .
+        . X . . X O O O O
+        . . . X O O X O O
+        . O O X O X X X O
+        . X X . X O . X O
+        . . . X X O . X O",
+        "chinese",
+    );
+    let j = judge(&g, &config());
+    for v in ["G4", "H1", "F1", "F2"] {
+        assert!(j.seki.contains(at(&g, v).0), "{v} is in seki");
+    }
+    for v in ["B3", "C3"] {
+        assert!(dead_at(&j, &g, v), "{v} is dead");
+    }
+    assert_eq!(j.dead.count(), 2);
+    // GNU Go counts W+4 at komi 7.
+    assert_eq!(j.score.to_string(), "W+4.5");
+}
+
+#[test]
 fn a_stone_inside_its_own_closed_area_is_alive() {
     // From a GNU Go game: J6 touches the black J5, but it stands inside
     // White's closed H6-J9 area; Black J7 is answered by H6. GNU Go's

@@ -94,6 +94,31 @@ impl Board {
         }
         self.nakade_vital_point(&chain).is_some()
             && !self.walls_have_another_eye(&chain, c.opponent(), last_liberty)
+            && !self.space_joins_another_chain(&chain, c.opponent(), last_liberty)
+    }
+
+    /// A chain of `owner` next to `space` that the capture at `capture`
+    /// does not join has a liberty outside the space. Once the space is
+    /// empty it links the capturer to that chain, which reaches out: the
+    /// space is not the capturer's own eye, and a seki of the capturer
+    /// and the sacrificed stones (which share their liberties) is broken
+    /// for nothing.
+    pub fn space_joins_another_chain(
+        &self,
+        space: &Bitboard,
+        owner: Color,
+        capture: Point,
+    ) -> bool {
+        let stride = self.stride();
+        let own = self.stones(owner);
+        let capturer =
+            (Bitboard::single(capture.0).neighbours(stride) & *own).flood_fill(own, stride);
+        let others = (space.neighbours(stride) & *own)
+            .flood_fill(own, stride)
+            .and_not(&capturer);
+        let mut outside = (others.neighbours(stride) & self.empty_points()).and_not(space);
+        outside.clear(capture.0);
+        !outside.is_empty()
     }
 
     /// Some chain of `owner` next to `space` (the stones about to be
