@@ -93,46 +93,45 @@ impl Board {
             }
         }
         self.nakade_vital_point(&chain).is_some()
-            && !self.walls_have_another_eye(&chain, c.opponent(), last_liberty)
-            && !self.space_joins_another_chain(&chain, c.opponent(), last_liberty)
+            && !self.sacrifice_spares_the_walls(&chain, c.opponent(), last_liberty)
     }
 
-    /// A chain of `owner` next to `space` that the capture at `capture`
-    /// does not join has a liberty outside the space. Once the space is
-    /// empty it links the capturer to that chain, which reaches out: the
-    /// space is not the capturer's own eye, and a seki of the capturer
-    /// and the sacrificed stones (which share their liberties) is broken
-    /// for nothing.
-    pub fn space_joins_another_chain(
+    /// The dead shape a sacrifice leaves in `space` (the stones `owner`
+    /// captures at `capture`) kills nothing: some chain of `owner` around
+    /// the space has an eye-like liberty elsewhere, so the space becomes
+    /// its second eye; or a chain around it that the capture does not join
+    /// has a liberty outside it, so the empty space links the capturer to
+    /// a chain that reaches out (the sacrifice breaks a seki of the
+    /// capturer and the sacrificed stones, which share their liberties).
+    pub fn sacrifice_spares_the_walls(
         &self,
         space: &Bitboard,
         owner: Color,
         capture: Point,
     ) -> bool {
+        // Playouts ask this of every closed-in self-atari of two or three
+        // stones: chains from their stone lists, not by flood fill.
+        let mut walls = Bitboard::EMPTY;
+        for s in space.iter() {
+            for q in self.neighbours(Point(s)) {
+                if self.color_at(Point(q)) == Some(owner) && !walls.contains(q) {
+                    walls |= self.chain_stones(Point(q));
+                }
+            }
+        }
         let stride = self.stride();
-        let own = self.stones(owner);
-        let capturer =
-            (Bitboard::single(capture.0).neighbours(stride) & *own).flood_fill(own, stride);
-        let others = (space.neighbours(stride) & *own)
-            .flood_fill(own, stride)
-            .and_not(&capturer);
-        let mut outside = (others.neighbours(stride) & self.empty_points()).and_not(space);
+        let mut outside = (walls.neighbours(stride) & self.empty_points()).and_not(space);
         outside.clear(capture.0);
-        !outside.is_empty()
-    }
-
-    /// Some chain of `owner` next to `space` (the stones about to be
-    /// captured) has an eye-like liberty elsewhere than `space` and its
-    /// last point `capture`. A dead shape left in `space` then makes the
-    /// second eye rather than the only one: the sacrifice breaks a seki or
-    /// throws stones into a group that lives anyway, and kills nothing.
-    pub fn walls_have_another_eye(&self, space: &Bitboard, owner: Color, capture: Point) -> bool {
-        let stride = self.stride();
-        let own = self.stones(owner);
-        let walls = (space.neighbours(stride) & *own).flood_fill(own, stride);
-        let mut elsewhere = (walls.neighbours(stride) & self.empty_points()).and_not(space);
-        elsewhere.clear(capture.0);
-        elsewhere.iter().any(|q| self.is_eye_like(owner, Point(q)))
+        if outside.iter().any(|q| self.is_eye_like(owner, Point(q))) {
+            return true;
+        }
+        let mut joined = Bitboard::EMPTY;
+        for q in self.neighbours(capture) {
+            if self.color_at(Point(q)) == Some(owner) && !joined.contains(q) {
+                joined |= self.chain_stones(Point(q));
+            }
+        }
+        !(walls.and_not(&joined).neighbours(stride) & outside).is_empty()
     }
 
     /// The one liberty the chain through `c` at `p` keeps, the move being

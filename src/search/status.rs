@@ -384,9 +384,7 @@ fn killing_sacrifice(board: &Board, color: Color, p: Point) -> Option<Point> {
     if b.atari_liberty(p) != Some(capture_at) || !b.is_legal_no_suicide(opponent, capture_at) {
         return None;
     }
-    if b.walls_have_another_eye(&sacrificed, opponent, capture_at)
-        || b.space_joins_another_chain(&sacrificed, opponent, capture_at)
-    {
+    if b.sacrifice_spares_the_walls(&sacrificed, opponent, capture_at) {
         return None;
     }
     b.place_unchecked(opponent, capture_at);
