@@ -93,36 +93,45 @@ impl Board {
             }
         }
         self.nakade_vital_point(&chain).is_some()
-            && !self.sacrifice_spares_the_walls(&chain, c.opponent(), last_liberty)
+            && !self
+                .walls(&chain, c.opponent())
+                .has_another_eye(self, &chain, last_liberty)
+    }
+
+    /// The chains of `owner` next to `space`, from their stone lists (the
+    /// playouts ask this of every closed-in self-atari of two or three
+    /// stones, so no flood fill).
+    fn walls(&self, space: &Bitboard, owner: Color) -> Walls {
+        let mut stones = Bitboard::EMPTY;
+        for s in space.iter() {
+            for q in self.neighbours(Point(s)) {
+                if self.color_at(Point(q)) == Some(owner) && !stones.contains(q) {
+                    stones |= self.chain_stones(Point(q));
+                }
+            }
+        }
+        Walls { stones, owner }
     }
 
     /// The dead shape a sacrifice leaves in `space` (the stones `owner`
-    /// captures at `capture`) kills nothing: some chain of `owner` around
-    /// the space has an eye-like liberty elsewhere, so the space becomes
-    /// its second eye; or a chain around it that the capture does not join
-    /// has a liberty outside it, so the empty space links the capturer to
-    /// a chain that reaches out (the sacrifice breaks a seki of the
-    /// capturer and the sacrificed stones, which share their liberties).
+    /// captures at `capture`) kills nothing, as the dead-stone judgement
+    /// sees it: some chain of `owner` around the space has an eye-like
+    /// liberty elsewhere, so the space becomes its second eye; or a chain
+    /// around it that the capture does not join has a liberty outside it,
+    /// so the empty space links the capturer to a chain that reaches out
+    /// (the sacrifice breaks a seki of the capturer and the sacrificed
+    /// stones, which share their liberties). The playouts ask only the
+    /// first: with the second, they also spared invaders whose eye space
+    /// is walled by several chains, which then lived in too many playouts
+    /// (README, Sekis the sacrifices broke).
     pub fn sacrifice_spares_the_walls(
         &self,
         space: &Bitboard,
         owner: Color,
         capture: Point,
     ) -> bool {
-        // Playouts ask this of every closed-in self-atari of two or three
-        // stones: chains from their stone lists, not by flood fill.
-        let mut walls = Bitboard::EMPTY;
-        for s in space.iter() {
-            for q in self.neighbours(Point(s)) {
-                if self.color_at(Point(q)) == Some(owner) && !walls.contains(q) {
-                    walls |= self.chain_stones(Point(q));
-                }
-            }
-        }
-        let stride = self.stride();
-        let mut outside = (walls.neighbours(stride) & self.empty_points()).and_not(space);
-        outside.clear(capture.0);
-        if outside.iter().any(|q| self.is_eye_like(owner, Point(q))) {
+        let walls = self.walls(space, owner);
+        if walls.has_another_eye(self, space, capture) {
             return true;
         }
         let mut joined = Bitboard::EMPTY;
@@ -131,7 +140,9 @@ impl Board {
                 joined |= self.chain_stones(Point(q));
             }
         }
-        !(walls.and_not(&joined).neighbours(stride) & outside).is_empty()
+        let stride = self.stride();
+        let outside = walls.liberties_outside(self, space, capture);
+        !(walls.stones.and_not(&joined).neighbours(stride) & outside).is_empty()
     }
 
     /// The one liberty the chain through `c` at `p` keeps, the move being
@@ -173,6 +184,29 @@ impl Board {
     fn enclosed_by(&self, region: &Bitboard, owner: Color) -> bool {
         let border = (region.neighbours(self.stride()) & *self.on_board()).and_not(region);
         border.and_not(self.stones(owner)).is_empty()
+    }
+}
+
+/// The chains around an eye space that a sacrifice fills.
+struct Walls {
+    stones: Bitboard,
+    owner: Color,
+}
+
+impl Walls {
+    /// Their liberties other than the space and the capture point.
+    fn liberties_outside(&self, board: &Board, space: &Bitboard, capture: Point) -> Bitboard {
+        let mut outside =
+            (self.stones.neighbours(board.stride()) & board.empty_points()).and_not(space);
+        outside.clear(capture.0);
+        outside
+    }
+
+    /// One of those liberties is eye-like for their owner.
+    fn has_another_eye(&self, board: &Board, space: &Bitboard, capture: Point) -> bool {
+        self.liberties_outside(board, space, capture)
+            .iter()
+            .any(|q| board.is_eye_like(self.owner, Point(q)))
     }
 }
 
