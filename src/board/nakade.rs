@@ -98,19 +98,27 @@ impl Board {
                 .has_another_eye(self, &chain, last_liberty)
     }
 
-    /// The chains of `owner` next to `space`, from their stone lists (the
-    /// playouts ask this of every closed-in self-atari of two or three
-    /// stones, so no flood fill).
-    fn walls(&self, space: &Bitboard, owner: Color) -> Walls {
+    /// The stones of every `owner` chain touching a point of `points`,
+    /// from their stone lists (the playouts ask this of every closed-in
+    /// self-atari of two or three stones, so no flood fill).
+    pub fn chains_next_to(&self, points: &Bitboard, owner: Color) -> Bitboard {
         let mut stones = Bitboard::EMPTY;
-        for s in space.iter() {
+        for s in points.iter() {
             for q in self.neighbours(Point(s)) {
                 if self.color_at(Point(q)) == Some(owner) && !stones.contains(q) {
                     stones |= self.chain_stones(Point(q));
                 }
             }
         }
-        Walls { stones, owner }
+        stones
+    }
+
+    /// The chains of `owner` around `space`.
+    fn walls(&self, space: &Bitboard, owner: Color) -> Walls {
+        Walls {
+            stones: self.chains_next_to(space, owner),
+            owner,
+        }
     }
 
     /// The dead shape a sacrifice leaves in `space` (the stones `owner`
@@ -134,12 +142,7 @@ impl Board {
         if walls.has_another_eye(self, space, capture) {
             return true;
         }
-        let mut joined = Bitboard::EMPTY;
-        for q in self.neighbours(capture) {
-            if self.color_at(Point(q)) == Some(owner) && !joined.contains(q) {
-                joined |= self.chain_stones(Point(q));
-            }
-        }
+        let joined = self.chains_next_to(&Bitboard::single(capture.0), owner);
         let stride = self.stride();
         let outside = walls.liberties_outside(self, space, capture);
         !(walls.stones.and_not(&joined).neighbours(stride) & outside).is_empty()

@@ -505,7 +505,7 @@ fn killed_by_sacrifice(board: &Board, pass_alive: &Bitboard) -> (Bitboard, Bitbo
                 continue;
             };
             let owner = c.opponent();
-            let victims = chains_next_to(board, capture_at, owner);
+            let victims = board.chains_next_to(&Bitboard::single(capture_at.0), owner);
             let stuck = [p, capture_at]
                 .iter()
                 .all(|&q| !can_approach(board, owner, q));
@@ -513,21 +513,11 @@ fn killed_by_sacrifice(board: &Board, pass_alive: &Bitboard) -> (Bitboard, Bitbo
                 continue;
             }
             dead |= victims;
-            alive |= chains_next_to(board, p, c) | chains_next_to(board, capture_at, c);
+            let both = Bitboard::single(p.0) | Bitboard::single(capture_at.0);
+            alive |= board.chains_next_to(&both, c);
         }
     }
     (dead, alive)
-}
-
-/// The stones of every `colour` chain touching `q`.
-fn chains_next_to(board: &Board, q: Point, colour: Color) -> Bitboard {
-    let mut chains = Bitboard::EMPTY;
-    for r in board.neighbours(q).into_iter().map(Point) {
-        if board.color_at(r) == Some(colour) {
-            chains |= board.chain_stones(r);
-        }
-    }
-    chains
 }
 
 /// Chains in seki: after taking off the chains judged dead, an empty point
