@@ -132,6 +132,89 @@ fn bent_four_is_found_in_any_corner_and_for_either_colour() {
     assert_eq!(score_under(&g, &j, "chinese"), "W+88.5");
 }
 
+/// From a game against GNU Go (seed 22491): Black G9 H9 J9 and the white
+/// chain around them share F9 and J8, which looks like a seki. But Black J8
+/// gives up four stones, and White's capture at F9 leaves a bent four in
+/// the corner, whose ko Black starts when no threats are left: White is
+/// dead, as GNU Go counts it (B+12 at komi 7). ishi passed here calling it
+/// a seki, at W+4.
+#[test]
+fn a_corner_seki_that_a_sacrifice_turns_into_bent_four_is_dead() {
+    let g = game(
+        "
+        X X X X O . X X X
+        X O O X O O O O .
+        X X O X X X X O O
+        X X O X O X X X X
+        X O O O O O X X .
+        X O O . O O O X X
+        X X O O . O O X O
+        X O O O O O X X O
+        O O . O O X X X .",
+        "chinese",
+    );
+    let j = judge(&g, &config());
+    for v in ["E9", "E8", "H8", "J7"] {
+        assert!(dead_at(&j, &g, v), "{v} should be dead");
+    }
+    for v in ["G9", "H9", "J9"] {
+        assert!(
+            !dead_at(&j, &g, v) && !j.seki.contains(at(&g, v).0),
+            "{v} is alive"
+        );
+    }
+    assert!(j.seki.is_empty(), "no seki: {:?}", j.seki);
+    assert_eq!(j.score.to_string(), "B+11.5");
+}
+
+/// The other shape of it: three white stones in the corner share C1 and
+/// A3 with the black group. White C1 is captured at A3 and leaves Black a
+/// bent four in the corner.
+#[test]
+fn three_stones_in_the_corner_sharing_two_liberties_kill_by_bent_four() {
+    let g = game(
+        "
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        O O O O O . . . .
+        X X X X O . . . .
+        X X X X O . . . .
+        . X X X O . . . .
+        O X X X O . . . .
+        O O . X O . . . .",
+        "chinese",
+    );
+    let j = judge(&g, &config());
+    assert!(dead_at(&j, &g, "A5") && dead_at(&j, &g, "D1"));
+    assert!(!dead_at(&j, &g, "A1") && !dead_at(&j, &g, "A2"));
+    assert!(j.seki.is_empty(), "no seki: {:?}", j.seki);
+    assert_eq!(j.score.to_string(), "W+88.5");
+}
+
+/// Three white stones on the edge next to the corner share A1 and E1 with
+/// the black group: filling either leaves Black a straight four, which
+/// lives, so this one is a seki.
+#[test]
+fn a_seki_whose_sacrifice_leaves_a_straight_four_stays_a_seki() {
+    let g = game(
+        "
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        O O O O O O O . .
+        X X X X X X O . .
+        X X X X X X O . .
+        . O O O . X O . .",
+        "chinese",
+    );
+    let j = judge(&g, &config());
+    assert!(j.dead.is_empty(), "nothing is dead: {:?}", j.dead);
+    assert!(j.seki.contains(at(&g, "B1").0) && j.seki.contains(at(&g, "A2").0));
+}
+
 #[test]
 fn false_eyes_do_not_make_a_group_alive() {
     // C1 and E1 look like eyes, but Black's D2 makes both false.

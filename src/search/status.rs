@@ -13,7 +13,8 @@
 //!   chain they leave with one small eye after the capture is dead, not in
 //!   seki;
 //! - bent four in the corner, which counts as dead (Japanese rules settle it
-//!   so; elsewhere the attacker can remove every ko threat first).
+//!   so; elsewhere the attacker can remove every ko threat first), also
+//!   where it hides behind what looks like a seki in the corner.
 
 use super::pool::{on_threads, worker_seed};
 use crate::board::{Bitboard, Board, Color, Move, Point};
@@ -100,7 +101,10 @@ pub fn judge(game: &Game, config: &StatusConfig) -> Judgement {
             dead |= stones;
         }
     }
-    let (bent_four_dead, bent_four_alive) = bent_fours_in_corners(board);
+    let (settled_dead, settled_alive) = bent_fours_in_corners(board);
+    let (hidden_dead, hidden_alive) = bent_fours_behind_sekis(board);
+    let bent_four_dead = settled_dead | hidden_dead;
+    let bent_four_alive = settled_alive | hidden_alive;
     dead = (dead | bent_four_dead).and_not(&bent_four_alive);
     // The playouts never sacrifice more than one stone, so they miss these.
     dead = with_sacrifices_given(board, dead, &pass_alive);
@@ -576,6 +580,97 @@ fn seki_on(board: &Board, pass_alive: &Bitboard) -> Bitboard {
         }
     }
     seki
+}
+
+/// The four points of a bent-four eye space in a corner: three along one
+/// edge from the corner and the one next to the corner on the other edge.
+fn is_bent_four_in_a_corner(board: &Board, space: &Bitboard) -> bool {
+    let n = board.size();
+    if space.count() != 4 || n < 5 {
+        return false;
+    }
+    [(false, false), (true, false), (false, true), (true, true)]
+        .into_iter()
+        .any(|(flip_x, flip_y)| {
+            let shape = |cells: [(usize, usize); 4]| {
+                cells.iter().all(|&(dx, dy)| {
+                    let x = if flip_x { n - 1 - dx } else { dx };
+                    let y = if flip_y { n - 1 - dy } else { dy };
+                    board.point(x, y).is_ok_and(|p| space.contains(p.0))
+                })
+            };
+            shape([(0, 0), (1, 0), (2, 0), (0, 1)]) || shape([(0, 0), (0, 1), (0, 2), (1, 0)])
+        })
+}
+
+/// Bent four in the corner behind what looks like a seki: an attacking
+/// chain in the corner shares its two liberties with the chains around
+/// it, and filling one of them puts it in atari so that the capture
+/// leaves the defender a bent-four eye space in the corner and nothing
+/// else. The defender cannot fill either liberty without being captured,
+/// and the attacker can make the sacrifice and start the ko whenever no
+/// ko threats are left, so as with the settled shape the defender is dead
+/// and the attacker alive. (From a game against GNU Go, seed 22491: three
+/// black stones from the corner along the top edge, their liberties the
+/// fourth point of the edge and the point below the corner; ishi called it
+/// a seki and passed at W+4 where GNU Go counted B+12.) Returns (dead,
+/// alive).
+fn bent_fours_behind_sekis(board: &Board) -> (Bitboard, Bitboard) {
+    let mut dead = Bitboard::EMPTY;
+    let mut alive = Bitboard::EMPTY;
+    let n = board.size();
+    if n < 5 {
+        return (dead, alive);
+    }
+    let mut corners = Bitboard::EMPTY;
+    for (x, y) in [(0, 0), (n - 1, 0), (0, n - 1), (n - 1, n - 1)] {
+        if let Ok(p) = board.point(x, y) {
+            corners.set(p.0);
+        }
+    }
+    for head in board.chains() {
+        let Some(attacker) = board.color_at(head) else {
+            continue;
+        };
+        if board.chain_len(head) > 3 {
+            continue;
+        }
+        let Some([a, b]) = board.two_liberties(head) else {
+            continue;
+        };
+        let chain = board.chain_stones(head);
+        let mut reach = chain;
+        reach.set(a.0);
+        reach.set(b.0);
+        if !reach.intersects(&corners) {
+            continue;
+        }
+        let defender = attacker.opponent();
+        for (fill, capture) in [(a, b), (b, a)] {
+            let mut after = board.clone();
+            if after.place(attacker, fill, false).is_err()
+                || after.chain_len(fill) != 4
+                || after.atari_liberty(fill) != Some(capture)
+            {
+                continue;
+            }
+            let space = after.chain_stones(fill);
+            if after.place(defender, capture, false).is_err()
+                || !is_bent_four_in_a_corner(&after, &space)
+            {
+                continue;
+            }
+            let stride = after.stride();
+            let border = (space.neighbours(stride) & *after.on_board()).and_not(&space);
+            let walls = after.chains_next_to(&space, defender);
+            let outside = (walls.neighbours(stride) & after.empty_points()).and_not(&space);
+            if border.and_not(after.stones(defender)).is_empty() && outside.is_empty() {
+                dead |= walls & *board.stones(defender);
+                alive |= chain;
+            }
+        }
+    }
+    (dead, alive)
 }
 
 /// Bent four in the corner: a chain whose only liberties are the two empty
