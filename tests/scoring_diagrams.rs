@@ -167,6 +167,36 @@ fn a_corner_seki_that_a_sacrifice_turns_into_bent_four_is_dead() {
     assert_eq!(j.score.to_string(), "B+11.5");
 }
 
+/// From a game against GNU Go (seed 22889), at the end. White's left
+/// group (A1-B6) and Black's big group share B1 and A5, and neither can
+/// fill one without self-atari, which looks like a seki. But the white
+/// stones at the top left are in atari at B9: Black takes them, gains
+/// liberties, and then kills the left group. GNU Go counts W+2 at komi 7;
+/// ishi said W+24, calling it a seki.
+#[test]
+fn no_seki_holds_a_chain_that_can_take_stones_in_atari() {
+    let g = game(
+        "
+        O . O O X X O . .
+        O O O X X O O . .
+        X X X X O O . O .
+        X O X X X X O . .
+        . O O O X X O . .
+        O O X X X O O . .
+        O O X O O O . . .
+        O X X X X O . . .
+        O . X O O O . . .",
+        "chinese",
+    );
+    let j = judge(&g, &config());
+    assert!(j.seki.is_empty(), "no seki: {:?}", j.seki);
+    for v in ["A1", "B6", "D5", "A9", "D9"] {
+        assert!(dead_at(&j, &g, v), "{v} should be dead");
+    }
+    assert!(!dead_at(&j, &g, "C1") && !dead_at(&j, &g, "E9"));
+    assert_eq!(j.score.to_string(), "W+2.5");
+}
+
 /// The other shape of it: three white stones in the corner share C1 and
 /// A3 with the black group. White C1 is captured at A3 and leaves Black a
 /// bent four in the corner.

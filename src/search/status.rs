@@ -566,11 +566,15 @@ fn seki_on(board: &Board, pass_alive: &Bitboard) -> Bitboard {
             if pass_alive.intersects(&stones) {
                 continue;
             }
+            // A chain next to an opposing chain in atari, or with a liberty
+            // where it takes one, gains liberties by taking it: no seki
+            // holds it (dead stones left on the board in atari, say).
             let liberties = board.chain_liberties(q);
-            let holds = liberties
-                .iter()
-                .map(Point)
-                .all(|l| seki_points.contains(l.0) || !can_approach(board, c.opponent(), l));
+            let holds = !touches_a_chain_in_atari(board, &stones, c)
+                && liberties.iter().map(Point).all(|l| {
+                    (seki_points.contains(l.0) || !can_approach(board, c.opponent(), l))
+                        && !touches_a_chain_in_atari(board, &Bitboard::single(l.0), c)
+                });
             if holds {
                 around[c.index()] |= stones;
             }
@@ -580,6 +584,12 @@ fn seki_on(board: &Board, pass_alive: &Bitboard) -> Bitboard {
         }
     }
     seki
+}
+
+/// Some chain of `c`'s opponent next to `stones` is in atari.
+fn touches_a_chain_in_atari(board: &Board, stones: &Bitboard, c: Color) -> bool {
+    let next = stones.neighbours(board.stride()) & *board.stones(c.opponent());
+    next.iter().any(|q| board.in_atari(Point(q)))
 }
 
 /// The four points of a bent-four eye space in a corner: three along one
