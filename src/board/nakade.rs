@@ -184,7 +184,7 @@ impl Board {
     }
 
     /// Every on-board point next to `region` holds a stone of `owner`.
-    fn enclosed_by(&self, region: &Bitboard, owner: Color) -> bool {
+    pub fn enclosed_by(&self, region: &Bitboard, owner: Color) -> bool {
         let border = (region.neighbours(self.stride()) & *self.on_board()).and_not(region);
         border.and_not(self.stones(owner)).is_empty()
     }

@@ -570,11 +570,11 @@ fn seki_on(board: &Board, pass_alive: &Bitboard) -> Bitboard {
             // where it takes one, gains liberties by taking it: no seki
             // holds it (dead stones left on the board in atari, say).
             let liberties = board.chain_liberties(q);
-            let holds = !touches_a_chain_in_atari(board, &stones, c)
-                && liberties.iter().map(Point).all(|l| {
-                    (seki_points.contains(l.0) || !can_approach(board, c.opponent(), l))
-                        && !touches_a_chain_in_atari(board, &Bitboard::single(l.0), c)
-                });
+            let holds = !touches_a_chain_in_atari(board, &(stones | liberties), c)
+                && liberties
+                    .iter()
+                    .map(Point)
+                    .all(|l| seki_points.contains(l.0) || !can_approach(board, c.opponent(), l));
             if holds {
                 around[c.index()] |= stones;
             }
@@ -592,25 +592,36 @@ fn touches_a_chain_in_atari(board: &Board, stones: &Bitboard, c: Color) -> bool 
     next.iter().any(|q| board.in_atari(Point(q)))
 }
 
+/// The four corners, each as whether x and y count from the far edge.
+const CORNERS: [(bool, bool); 4] = [(false, false), (true, false), (false, true), (true, true)];
+
+/// The point `dx` along one edge and `dy` along the other from `corner`.
+fn from_corner(
+    board: &Board,
+    (flip_x, flip_y): (bool, bool),
+    dx: usize,
+    dy: usize,
+) -> Option<Point> {
+    let last = board.size() - 1;
+    let x = if flip_x { last.checked_sub(dx)? } else { dx };
+    let y = if flip_y { last.checked_sub(dy)? } else { dy };
+    board.point(x, y).ok()
+}
+
 /// The four points of a bent-four eye space in a corner: three along one
 /// edge from the corner and the one next to the corner on the other edge.
 fn is_bent_four_in_a_corner(board: &Board, space: &Bitboard) -> bool {
-    let n = board.size();
-    if space.count() != 4 || n < 5 {
+    if space.count() != 4 || board.size() < 5 {
         return false;
     }
-    [(false, false), (true, false), (false, true), (true, true)]
-        .into_iter()
-        .any(|(flip_x, flip_y)| {
-            let shape = |cells: [(usize, usize); 4]| {
-                cells.iter().all(|&(dx, dy)| {
-                    let x = if flip_x { n - 1 - dx } else { dx };
-                    let y = if flip_y { n - 1 - dy } else { dy };
-                    board.point(x, y).is_ok_and(|p| space.contains(p.0))
-                })
-            };
-            shape([(0, 0), (1, 0), (2, 0), (0, 1)]) || shape([(0, 0), (0, 1), (0, 2), (1, 0)])
-        })
+    CORNERS.into_iter().any(|corner| {
+        let shape = |cells: [(usize, usize); 4]| {
+            cells.iter().all(|&(dx, dy)| {
+                from_corner(board, corner, dx, dy).is_some_and(|p| space.contains(p.0))
+            })
+        };
+        shape([(0, 0), (1, 0), (2, 0), (0, 1)]) || shape([(0, 0), (0, 1), (0, 2), (1, 0)])
+    })
 }
 
 /// Bent four in the corner behind what looks like a seki: an attacking
@@ -628,15 +639,15 @@ fn is_bent_four_in_a_corner(board: &Board, space: &Bitboard) -> bool {
 fn bent_fours_behind_sekis(board: &Board) -> (Bitboard, Bitboard) {
     let mut dead = Bitboard::EMPTY;
     let mut alive = Bitboard::EMPTY;
-    let n = board.size();
-    if n < 5 {
+    if board.size() < 5 {
         return (dead, alive);
     }
     let mut corners = Bitboard::EMPTY;
-    for (x, y) in [(0, 0), (n - 1, 0), (0, n - 1), (n - 1, n - 1)] {
-        if let Ok(p) = board.point(x, y) {
-            corners.set(p.0);
-        }
+    for p in CORNERS
+        .into_iter()
+        .filter_map(|corner| from_corner(board, corner, 0, 0))
+    {
+        corners.set(p.0);
     }
     for head in board.chains() {
         let Some(attacker) = board.color_at(head) else {
@@ -670,11 +681,9 @@ fn bent_fours_behind_sekis(board: &Board) -> (Bitboard, Bitboard) {
             {
                 continue;
             }
-            let stride = after.stride();
-            let border = (space.neighbours(stride) & *after.on_board()).and_not(&space);
             let walls = after.chains_next_to(&space, defender);
-            let outside = (walls.neighbours(stride) & after.empty_points()).and_not(&space);
-            if border.and_not(after.stones(defender)).is_empty() && outside.is_empty() {
+            let outside = (walls.neighbours(after.stride()) & after.empty_points()).and_not(&space);
+            if after.enclosed_by(&space, defender) && outside.is_empty() {
                 dead |= walls & *board.stones(defender);
                 alive |= chain;
             }
@@ -691,18 +700,13 @@ fn bent_fours_behind_sekis(board: &Board) -> (Bitboard, Bitboard) {
 /// attacking stones inside are alive. An empty bent-four eye space is not
 /// this: whoever plays its vital point first decides it. Returns (dead, alive).
 fn bent_fours_in_corners(board: &Board) -> (Bitboard, Bitboard) {
-    let n = board.size();
     let mut dead = Bitboard::EMPTY;
     let mut alive = Bitboard::EMPTY;
-    if n < 5 {
+    if board.size() < 5 {
         return (dead, alive);
     }
-    for (flip_x, flip_y) in [(false, false), (true, false), (false, true), (true, true)] {
-        let at = |dx: usize, dy: usize| -> Option<Point> {
-            let x = if flip_x { n - 1 - dx } else { dx };
-            let y = if flip_y { n - 1 - dy } else { dy };
-            board.point(x, y).ok()
-        };
+    for corner in CORNERS {
+        let at = |dx: usize, dy: usize| from_corner(board, corner, dx, dy);
         let Some(inner) = at(1, 1) else {
             continue;
         };
