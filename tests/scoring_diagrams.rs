@@ -197,6 +197,36 @@ fn no_seki_holds_a_chain_that_can_take_stones_in_atari() {
     assert_eq!(j.score.to_string(), "W+2.5");
 }
 
+/// From a game against GNU Go (seed 22541). Black H1 and the white group
+/// on the right share J1, and neither side can fill it now: Black J1 puts
+/// two stones in atari, White J1 the whole group. But G1 is no eye of H1's
+/// own: Black fills it, joining H1 to the living group, and then J1 is
+/// safe and White, with one eye at H9, is captured. GNU Go counts W+2 at
+/// komi 7; ishi said W+37, calling it a seki.
+#[test]
+fn a_chain_that_joins_a_living_group_through_its_eye_is_in_no_seki() {
+    let g = game(
+        "
+        . . . O O X O . O
+        . . O O X X O O O
+        . . O X X X O O O
+        . . O X . X X O O
+        . O . O X X X X O
+        . . O . O O X O O
+        . O . O O X X X O
+        . . . O X . X O O
+        . . . O X X . X .",
+        "chinese",
+    );
+    let j = judge(&g, &config());
+    assert!(j.seki.is_empty(), "no seki: {:?}", j.seki);
+    for v in ["H2", "J9", "G7", "H4"] {
+        assert!(dead_at(&j, &g, v), "{v} should be dead");
+    }
+    assert!(!dead_at(&j, &g, "H1") && !dead_at(&j, &g, "E5"));
+    assert_eq!(j.score.to_string(), "W+2.5");
+}
+
 /// The other shape of it: three white stones in the corner share C1 and
 /// A3 with the black group. White C1 is captured at A3 and leaves Black a
 /// bent four in the corner.
@@ -594,13 +624,44 @@ fn two_points_around_a_sacrifice_are_one_eye() {
     assert!(!dead_at(&j, &g, "J9"), "J9 lives");
 }
 
-/// From a 9×9 game (seed 5006): the black group G9-J5 and the white pair
-/// J8-J9 share H9 and J7, and neither side can fill them. White H9 gives
-/// up three stones: Black captures at J7 and is left with a bent three in
-/// the corner (H9 J9 J8), one eye, which White kills at J9. The black
-/// group is dead, not in seki (GNU Go 3.8 calls it alive and J8-J9 dead).
+/// White H9 gives up three stones: Black captures at J7 and is left with
+/// a bent three in the corner (H9 J9 J8), one eye, which White kills at
+/// J9. The black chain and the white pair share H9 and J7, and neither
+/// side can fill them, but it is no seki: the black chain is dead.
 #[test]
 fn a_three_stone_sacrifice_leaves_a_bent_three() {
+    let g = game(
+        "
+        . . . . O O X . O
+        . . . . O O X X O
+        . . . . O O O X .
+        . . . . O X X X X
+        . . . . O O O O O
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .",
+        "chinese",
+    );
+    let j = judge(&g, &config());
+    assert!(j.seki.is_empty(), "no seki: {:?}", j.seki);
+    for v in ["G9", "H7", "F6", "J6"] {
+        assert!(dead_at(&j, &g, v), "{v} is dead");
+    }
+    for v in ["J8", "J9"] {
+        assert!(!dead_at(&j, &g, v), "{v} lives");
+    }
+}
+
+/// The same corner in a 9×9 game (seed 5006), but the black chain G9-J5
+/// also touches J4, a white chain with two liberties (G2, H1) that Black
+/// takes in two moves (G2 is safe for Black, H1 and G2 are self-ataris for
+/// White). After White's sacrifice at H9 and the kill at J9 Black still
+/// has time: the capture gives J4, and the corner chain lives. GNU Go 3.8
+/// says the same: the black chain alive, J8-J9 and the white stones at the
+/// bottom dead.
+#[test]
+fn a_sacrifice_does_not_kill_a_chain_that_takes_other_dead_stones() {
     let g = game(
         "
         O . O . O O X . O
@@ -616,10 +677,41 @@ fn a_three_stone_sacrifice_leaves_a_bent_three() {
     );
     let j = judge(&g, &config());
     assert!(j.seki.is_empty(), "no seki: {:?}", j.seki);
-    for v in ["G9", "H7", "F6", "J5"] {
-        assert!(dead_at(&j, &g, v), "{v} is dead");
-    }
-    for v in ["J8", "J9"] {
+    for v in ["G9", "H7", "F6", "J5", "H4"] {
         assert!(!dead_at(&j, &g, v), "{v} lives");
     }
+    for v in ["J8", "J9", "J4", "E2"] {
+        assert!(dead_at(&j, &g, v), "{v} is dead");
+    }
+}
+
+/// From a game against GNU Go (seed 22567). White A1 would give up three
+/// stones and leave the big black group a straight three at A1-C1, one
+/// eye; but the white group inside at F1-J4 has only H1 and J1, a
+/// two-point eye, and Black takes it first (H1, and H1 again after White
+/// takes at J1). Black lives; GNU Go counts W+2 at komi 7. ishi said W+88,
+/// every black stone dead.
+#[test]
+fn a_chain_that_can_take_a_dead_group_survives_the_sacrifice() {
+    let g = game(
+        "
+        . . . . . . . O .
+        . . . . . . . . .
+        O O O O O O O O O
+        O O X O X X X O X
+        O X X X X O X X X
+        O O O X X O O X O
+        O X O O X X O X O
+        X X X X X X O O O
+        . O O . X O O . .",
+        "chinese",
+    );
+    let j = judge(&g, &config());
+    for v in ["E1", "B5", "J6", "H3"] {
+        assert!(!dead_at(&j, &g, v), "{v} lives");
+    }
+    for v in ["F5", "G1", "J2", "B1"] {
+        assert!(dead_at(&j, &g, v), "{v} is dead");
+    }
+    assert_eq!(j.score.to_string(), "W+2.5");
 }

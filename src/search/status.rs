@@ -130,7 +130,7 @@ pub fn with_sacrifices(board: &Board, dead: Bitboard) -> Bitboard {
 
 /// [`with_sacrifices`] with the pass-alive chains already known.
 fn with_sacrifices_given(board: &Board, dead: Bitboard, pass_alive: &Bitboard) -> Bitboard {
-    let (sacrifice_dead, sacrifice_alive) = killed_by_sacrifice(board, pass_alive);
+    let (sacrifice_dead, sacrifice_alive) = killed_by_sacrifice(board, pass_alive, &dead);
     (dead | sacrifice_dead).and_not(&sacrifice_alive)
 }
 
@@ -490,13 +490,19 @@ fn can_approach(board: &Board, color: Color, p: Point) -> bool {
 /// small eye ([`killing_sacrifice`]), while they can fill neither `p` nor
 /// the capture point themselves without self-atari. Returns those chains
 /// and the sacrificer's stones next to `p` and the capture point, which
-/// live once the chains are taken.
-fn killed_by_sacrifice(board: &Board, pass_alive: &Bitboard) -> (Bitboard, Bitboard) {
+/// live once the chains are taken. Chains that border other opposing
+/// stones judged `dead` are spared: taking those gives them room for the
+/// second eye (the race is theirs to win).
+fn killed_by_sacrifice(
+    board: &Board,
+    pass_alive: &Bitboard,
+    dead: &Bitboard,
+) -> (Bitboard, Bitboard) {
     let stride = board.stride();
     let shared = board.empty_points()
         & board.stones(Color::Black).neighbours(stride)
         & board.stones(Color::White).neighbours(stride);
-    let mut dead = Bitboard::EMPTY;
+    let mut killed = Bitboard::EMPTY;
     let mut alive = Bitboard::EMPTY;
     for p in shared.iter().map(Point) {
         for c in [Color::Black, Color::White] {
@@ -516,12 +522,18 @@ fn killed_by_sacrifice(board: &Board, pass_alive: &Bitboard) -> (Bitboard, Bitbo
             if victims.is_empty() || victims.intersects(pass_alive) || !stuck {
                 continue;
             }
-            dead |= victims;
             let both = Bitboard::single(p.0) | Bitboard::single(capture_at.0);
-            alive |= board.chains_next_to(&both, c);
+            let sacrificers = board.chains_next_to(&both, c);
+            let prey =
+                (victims.neighbours(stride) & *dead & *board.stones(c)).and_not(&sacrificers);
+            if !prey.is_empty() {
+                continue;
+            }
+            killed |= victims;
+            alive |= sacrificers;
         }
     }
-    (dead, alive)
+    (killed, alive)
 }
 
 /// Chains in seki: after taking off the chains judged dead, an empty point
@@ -571,6 +583,7 @@ fn seki_on(board: &Board, pass_alive: &Bitboard) -> Bitboard {
             // holds it (dead stones left on the board in atari, say).
             let liberties = board.chain_liberties(q);
             let holds = !touches_a_chain_in_atari(board, &(stones | liberties), c)
+                && !fills_its_way_out(board, c, q, &seki_points)
                 && liberties
                     .iter()
                     .map(Point)
@@ -584,6 +597,23 @@ fn seki_on(board: &Board, pass_alive: &Bitboard) -> Bitboard {
         }
     }
     seki
+}
+
+/// Whether the chain of `c` at `q` can fill one of its liberties that is no
+/// shared one without self-atari and then fill a shared one safely: the
+/// liberty joins it to more of its own stones (a false eye between it and a
+/// living group, say), so the shared liberties were no seki.
+fn fills_its_way_out(board: &Board, c: Color, q: Point, seki_points: &Bitboard) -> bool {
+    let liberties = board.chain_liberties(q);
+    let shared = liberties & *seki_points;
+    liberties.and_not(seki_points).iter().map(Point).any(|l| {
+        if !board.is_legal_no_suicide(c, l) || self_atari_size(board, c, l).is_some() {
+            return false;
+        }
+        let mut b = board.clone();
+        b.place_unchecked(c, l);
+        shared.iter().any(|p| can_approach(&b, c, Point(p)))
+    })
 }
 
 /// Some chain of `c`'s opponent next to `stones` is in atari.
