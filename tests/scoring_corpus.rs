@@ -4,6 +4,10 @@
 //! Each line: size, komi (Japanese), komi (Chinese), level, seed, moves
 //! (GTP vertices, Black first, alternating), GNU Go's `final_score` under
 //! its Japanese rules and under `--chinese-rules`, its dead stones.
+//!
+//! A second corpus (tests/data/match_counts/, made by
+//! tests/tools/match_counts.py) holds ishi's games against GNU Go that
+//! ended in two passes, with GNU Go's Chinese count as the referee gave it.
 
 use ishi::board::coord::parse_vertex;
 use ishi::board::{Color, Move};
@@ -24,16 +28,21 @@ struct Record {
     dead: String,
 }
 
-fn load() -> Vec<Record> {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/scoring");
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .expect("corpus directory")
+/// The `.txt` files of `tests/data/<name>`, in name order.
+fn data_files(name: &str) -> Vec<std::path::PathBuf> {
+    let dir = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{dir}: {e}"))
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "txt"))
         .collect();
     files.sort();
+    files
+}
+
+fn load() -> Vec<Record> {
     let mut records = Vec::new();
-    for path in files {
+    for path in data_files("scoring") {
         let text = std::fs::read_to_string(&path).expect("readable corpus file");
         for (n, line) in text.lines().enumerate() {
             let f: Vec<&str> = line.split('\t').collect();
@@ -55,19 +64,28 @@ fn load() -> Vec<Record> {
 
 fn replay(r: &Record) -> Game {
     // Simple ko while replaying: GNU Go's own games follow it.
-    let mut g = Game::new(r.size, Rules::preset("japanese").unwrap()).unwrap();
-    for (i, v) in r.moves.iter().enumerate() {
+    replay_under(
+        &r.source,
+        r.size,
+        &r.moves,
+        Rules::preset("japanese").unwrap(),
+    )
+}
+
+fn replay_under(source: &str, size: usize, moves: &[String], rules: Rules) -> Game {
+    let mut g = Game::new(size, rules).unwrap();
+    for (i, v) in moves.iter().enumerate() {
         let colour = if i % 2 == 0 {
             Color::Black
         } else {
             Color::White
         };
-        let mv = match parse_vertex(v, r.size).expect("vertex") {
+        let mv = match parse_vertex(v, size).expect("vertex") {
             Some(p) => Move::Place(p),
             None => Move::Pass,
         };
         g.play(colour, mv)
-            .unwrap_or_else(|e| panic!("{}: move {} {v}: {e}", r.source, i + 1));
+            .unwrap_or_else(|e| panic!("{source}: move {} {v}: {e}", i + 1));
     }
     g
 }
@@ -172,4 +190,52 @@ fn agrees_with_gnugo_on_finished_games() {
             pct(exact[k])
         );
     }
+}
+
+/// ishi's games against GNU Go (9x9, komi 7, Chinese rules) that ended in
+/// two passes: ishi's count of the last position against the count GNU Go
+/// gave as referee. These positions are what `final_score` meets in real
+/// games: sekis, false eyes, sacrifices left unplayed.
+#[test]
+fn agrees_with_gnugo_on_match_counts() {
+    // Two threads on every machine, so that the count does not depend on it.
+    let config = StatusConfig {
+        threads: 2,
+        ..StatusConfig::default()
+    };
+    let (mut games, mut exact, mut winners) = (0usize, 0usize, 0usize);
+    for path in data_files("match_counts") {
+        let text = std::fs::read_to_string(&path).expect("readable match count file");
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        for (n, line) in text.lines().enumerate() {
+            let f: Vec<&str> = line.split('\t').collect();
+            assert_eq!(f.len(), 5, "{name}:{}: malformed line", n + 1);
+            let source = format!("{name}:{} (seed {})", n + 1, f[2]);
+            let mut rules = Rules::preset("chinese").unwrap();
+            rules.komi = f[1].parse().expect("komi");
+            let moves: Vec<String> = f[3].split_whitespace().map(str::to_string).collect();
+            let g = replay_under(&source, f[0].parse().expect("size"), &moves, rules);
+            let ours = judge(&g, &config).score.to_string();
+            games += 1;
+            exact += usize::from(ours == f[4]);
+            winners += usize::from(winner(&ours) == winner(f[4]));
+            if ours != f[4] {
+                println!("{source}: ishi {ours}, gnugo {}", f[4]);
+            }
+        }
+    }
+    assert!(games > 0, "the match count corpus is empty");
+    let pct = |x: usize| 100.0 * x as f64 / games as f64;
+    println!(
+        "{games} match games: exact {exact} ({:.1}%), winner {winners} ({:.1}%)",
+        pct(exact),
+        pct(winners)
+    );
+    // 846 exact and 890 winners of the 891 games when this test was written.
+    assert!(pct(exact) >= 93.0, "exact agreement {:.1}%", pct(exact));
+    assert!(
+        pct(winners) >= 99.0,
+        "winner agreement {:.1}%",
+        pct(winners)
+    );
 }

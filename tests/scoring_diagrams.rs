@@ -227,6 +227,33 @@ fn a_chain_that_joins_a_living_group_through_its_eye_is_in_no_seki() {
     assert_eq!(j.score.to_string(), "W+2.5");
 }
 
+/// From a game against GNU Go (seed 23301). White A6-B8 and Black's chain
+/// below share A5; White's other liberty, A9, touches Black B9, and Black
+/// A9 now would put two stones in atari. But B9 can first extend to C9,
+/// and then A9 takes White's last liberty but A5: White is dead, not in
+/// seki. GNU Go counts W+2 at komi 7; ishi said W+14.
+#[test]
+fn a_liberty_the_opponent_reaches_after_one_extension_is_no_seki() {
+    let g = game(
+        "
+        . X . . . . . . .
+        O O X . . . . . .
+        O O X X X X X . .
+        O X O O O O X X .
+        . X O O . O O X X
+        X X O . O . . O O
+        X O O . O . O . .
+        X X O . . . . . .
+        . X O . . . . . .",
+        "chinese",
+    );
+    let j = judge(&g, &config());
+    assert!(j.seki.is_empty(), "no seki: {:?}", j.seki);
+    assert!(dead_at(&j, &g, "A8") && dead_at(&j, &g, "B7"));
+    assert!(!dead_at(&j, &g, "B1") && !dead_at(&j, &g, "B9"));
+    assert_eq!(j.score.to_string(), "W+2.5");
+}
+
 /// The other shape of it: three white stones in the corner share C1 and
 /// A3 with the black group. White C1 is captured at A3 and leaves Black a
 /// bent four in the corner.

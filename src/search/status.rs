@@ -559,7 +559,7 @@ fn seki_on(board: &Board, pass_alive: &Bitboard) -> Bitboard {
     let shared = empty & touches_black & touches_white;
     let mut seki_points = Bitboard::EMPTY;
     for p in shared.iter().map(Point) {
-        if !can_approach(board, Color::Black, p) && !can_approach(board, Color::White, p) {
+        if stuck(board, Color::Black, p) && stuck(board, Color::White, p) {
             seki_points.set(p.0);
         }
     }
@@ -583,11 +583,10 @@ fn seki_on(board: &Board, pass_alive: &Bitboard) -> Bitboard {
             // holds it (dead stones left on the board in atari, say).
             let liberties = board.chain_liberties(q);
             let holds = !touches_a_chain_in_atari(board, &(stones | liberties), c)
-                && !fills_its_way_out(board, c, q, &seki_points)
                 && liberties
                     .iter()
                     .map(Point)
-                    .all(|l| seki_points.contains(l.0) || !can_approach(board, c.opponent(), l));
+                    .all(|l| seki_points.contains(l.0) || stuck(board, c.opponent(), l));
             if holds {
                 around[c.index()] |= stones;
             }
@@ -599,21 +598,35 @@ fn seki_on(board: &Board, pass_alive: &Bitboard) -> Bitboard {
     seki
 }
 
-/// Whether the chain of `c` at `q` can fill one of its liberties that is no
-/// shared one without self-atari and then fill a shared one safely: the
-/// liberty joins it to more of its own stones (a false eye between it and a
-/// living group, say), so the shared liberties were no seki.
-fn fills_its_way_out(board: &Board, c: Color, q: Point, seki_points: &Bitboard) -> bool {
-    let liberties = board.chain_liberties(q);
-    let shared = liberties & *seki_points;
-    liberties.and_not(seki_points).iter().map(Point).any(|l| {
-        if !board.is_legal_no_suicide(c, l) || self_atari_size(board, c, l).is_some() {
-            return false;
+/// `c` can approach `p` neither now nor after one move of its own.
+fn stuck(board: &Board, c: Color, p: Point) -> bool {
+    !can_approach(board, c, p) && !approaches_after_one_move(board, c, p)
+}
+
+/// Whether `c` can play `p` safely after one move of its own: a chain
+/// of `c` next to `p` fills another of its liberties without self-atari
+/// (an extension outwards, or a false eye that joins it to its living
+/// group), and then `p` is no self-atari. Such a point only looks shared.
+fn approaches_after_one_move(board: &Board, c: Color, p: Point) -> bool {
+    let mut tried = Bitboard::single(p.0);
+    for q in board.neighbours(p).into_iter().map(Point) {
+        if board.color_at(q) != Some(c) {
+            continue;
         }
-        let mut b = board.clone();
-        b.place_unchecked(c, l);
-        shared.iter().any(|p| can_approach(&b, c, Point(p)))
-    })
+        let liberties = board.chain_liberties(q).and_not(&tried);
+        tried |= liberties;
+        for l in liberties.iter().map(Point) {
+            if !board.is_legal_no_suicide(c, l) || self_atari_size(board, c, l).is_some() {
+                continue;
+            }
+            let mut b = board.clone();
+            b.place_unchecked(c, l);
+            if can_approach(&b, c, p) {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// Some chain of `c`'s opponent next to `stones` is in atari.
