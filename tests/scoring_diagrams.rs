@@ -254,6 +254,33 @@ fn a_liberty_the_opponent_reaches_after_one_extension_is_no_seki() {
     assert_eq!(j.score.to_string(), "W+2.5");
 }
 
+/// From a game against GNU Go (seed 22761). White E8-H9 and Black's
+/// chains share F9 and J9, and for now neither side can fill either. But
+/// Black's chain E7-J8 joins J6 at J7 (a point only Black touches), then
+/// the lower right group at J5, and then J9 is safe: White, with F9 left,
+/// is dead. GNU Go counts W+2 at komi 7; ishi said W+14 (a seki).
+#[test]
+fn shared_liberties_that_joining_moves_reach_are_no_seki() {
+    let g = game(
+        "
+        . O O . X . O O .
+        X X X X O O O X X
+        O O X O X X X X .
+        O . O O O O O O X
+        . O O . O X X X .
+        . . O . O O X . .
+        . O . O O X X . .
+        . . O . O O X . .
+        . . . . O X X . .",
+        "chinese",
+    );
+    let j = judge(&g, &config());
+    assert!(j.seki.is_empty(), "no seki: {:?}", j.seki);
+    assert!(dead_at(&j, &g, "G9") && dead_at(&j, &g, "E8") && dead_at(&j, &g, "B9"));
+    assert!(!dead_at(&j, &g, "E9") && !dead_at(&j, &g, "H8"));
+    assert_eq!(j.score.to_string(), "W+2.5");
+}
+
 /// The other shape of it: three white stones in the corner share C1 and
 /// A3 with the black group. White C1 is captured at A3 and leaves Black a
 /// bent four in the corner.

@@ -603,11 +603,16 @@ fn stuck(board: &Board, c: Color, p: Point) -> bool {
     !can_approach(board, c, p) && !approaches_after_one_move(board, c, p)
 }
 
-/// Whether `c` can play `p` safely after one move of its own: a chain
-/// of `c` next to `p` fills another of its liberties without self-atari
-/// (an extension outwards, or a false eye that joins it to its living
-/// group), and then `p` is no self-atari. Such a point only looks shared.
+/// Whether `c` can play `p` safely after one move of its own, or two when
+/// the first only joins its chains: a chain of `c` next to `p` fills
+/// another of its liberties without self-atari (an extension outwards, or
+/// a false eye that joins it to more of its own stones), and then `p` is
+/// no self-atari. Such a point only looks shared.
 fn approaches_after_one_move(board: &Board, c: Color, p: Point) -> bool {
+    approaches_after(board, c, p, 2)
+}
+
+fn approaches_after(board: &Board, c: Color, p: Point, joins: u32) -> bool {
     let mut tried = Bitboard::single(p.0);
     for q in board.neighbours(p).into_iter().map(Point) {
         if board.color_at(q) != Some(c) {
@@ -619,9 +624,15 @@ fn approaches_after_one_move(board: &Board, c: Color, p: Point) -> bool {
             if !board.is_legal_no_suicide(c, l) || self_atari_size(board, c, l).is_some() {
                 continue;
             }
+            let joining = board
+                .neighbours(l)
+                .into_iter()
+                .all(|n| board.color_at(Point(n)) == Some(c) || !board.on_board().contains(n));
             let mut b = board.clone();
             b.place_unchecked(c, l);
-            if can_approach(&b, c, p) {
+            if can_approach(&b, c, p)
+                || (joining && joins > 1 && approaches_after(&b, c, p, joins - 1))
+            {
                 return true;
             }
         }
