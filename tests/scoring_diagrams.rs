@@ -281,6 +281,36 @@ fn shared_liberties_that_joining_moves_reach_are_no_seki() {
     assert_eq!(j.score.to_string(), "W+2.5");
 }
 
+/// From a game against GNU Go (seed 23549). White H1-J2 and Black's two
+/// chains around it share G1 and F2 (and White has J1), and for now none
+/// of them can fill a shared point. But White's group on the right (J4-H9)
+/// is dead with a two-point eye; once Black takes it, the chain G2-H6 has
+/// liberties to spare and fills F2 and G1. So White H1-J2 is dead too.
+/// GNU Go counts W+2 at komi 7; ishi said W+11 (a seki).
+#[test]
+fn a_seki_that_taking_a_dead_group_elsewhere_breaks_is_no_seki() {
+    let g = game(
+        "
+        X X X X . X X O .
+        X X O X X . X O .
+        O O O O O X X O O
+        . . . . . O O X O
+        . O . . . . O X O
+        . . O O O O O X O
+        . . O X O X X X X
+        . . O X X . X O O
+        . . O O X X . O .",
+        "chinese",
+    );
+    let j = judge(&g, &config());
+    assert!(j.seki.is_empty(), "no seki: {:?}", j.seki);
+    for v in ["H1", "H2", "J5", "H8"] {
+        assert!(dead_at(&j, &g, v), "{v} should be dead");
+    }
+    assert!(!dead_at(&j, &g, "E1") && !dead_at(&j, &g, "G3"));
+    assert_eq!(j.score.to_string(), "W+2.5");
+}
+
 /// The other shape of it: three white stones in the corner share C1 and
 /// A3 with the black group. White C1 is captured at A3 and leaves Black a
 /// bent four in the corner.

@@ -499,9 +499,7 @@ fn killed_by_sacrifice(
     dead: &Bitboard,
 ) -> (Bitboard, Bitboard) {
     let stride = board.stride();
-    let shared = board.empty_points()
-        & board.stones(Color::Black).neighbours(stride)
-        & board.stones(Color::White).neighbours(stride);
+    let shared = shared_points(board);
     let mut killed = Bitboard::EMPTY;
     let mut alive = Bitboard::EMPTY;
     for p in shared.iter().map(Point) {
@@ -544,19 +542,35 @@ fn killed_by_sacrifice(
 fn seki_chains(board: &Board, dead: &Bitboard, pass_alive: &Bitboard) -> Bitboard {
     // Chains judged dead may only be dead because the playouts broke a seki
     // they are part of; look at the literal board first, then at the board
-    // without the dead chains, and keep what the structure supports.
-    let mut seki = seki_on(board, pass_alive);
+    // without the dead chains, and keep what the structure supports. Dead
+    // chains that touch no point both colours touch are part of no seki,
+    // and taking them may give a seki-looking chain the liberties to win:
+    // they go even from the first look, unless they are in atari (a ko).
+    let stride = board.stride();
+    let shared = shared_points(board);
+    let apart: Bitboard = board
+        .chains()
+        .into_iter()
+        .filter(|&p| dead.contains(p.0) && !board.in_atari(p))
+        .map(|p| board.chain_stones(p))
+        .filter(|stones| !stones.neighbours(stride).intersects(&shared))
+        .fold(Bitboard::EMPTY, |all, stones| all | stones);
+    let mut seki = seki_on(&board.without(&apart), pass_alive);
     let live = board.without(dead);
     seki |= seki_on(&live, pass_alive);
     seki
 }
 
-fn seki_on(board: &Board, pass_alive: &Bitboard) -> Bitboard {
+/// Empty points next to stones of both colours.
+fn shared_points(board: &Board) -> Bitboard {
     let stride = board.stride();
-    let empty = board.empty_points();
-    let touches_black = board.stones(Color::Black).neighbours(stride);
-    let touches_white = board.stones(Color::White).neighbours(stride);
-    let shared = empty & touches_black & touches_white;
+    board.empty_points()
+        & board.stones(Color::Black).neighbours(stride)
+        & board.stones(Color::White).neighbours(stride)
+}
+
+fn seki_on(board: &Board, pass_alive: &Bitboard) -> Bitboard {
+    let shared = shared_points(board);
     let mut seki_points = Bitboard::EMPTY;
     for p in shared.iter().map(Point) {
         if stuck(board, Color::Black, p) && stuck(board, Color::White, p) {
