@@ -311,6 +311,36 @@ fn a_seki_that_taking_a_dead_group_elsewhere_breaks_is_no_seki() {
     assert_eq!(j.score.to_string(), "W+2.5");
 }
 
+/// From a game against GNU Go (seed 23718). Black's chain A6-C7 has the
+/// eye A7 and shares A9 with White B9, whose other liberty C9 it shares
+/// with White's big group; for now White A9 is a self-atari. But White
+/// joins at C9, takes the dead black stones J7-J9 at H9, and then A9 is
+/// safe: the black chain is dead, not in seki. GNU Go counts B+2 at komi
+/// 7; ishi said B+17.
+#[test]
+fn a_shared_point_reached_after_joining_and_taking_stones_is_no_seki() {
+    let g = game(
+        "
+        . O . O . X X . X
+        X X O O O O O X X
+        . X X O X X O O X
+        X X O O O X X O O
+        O O O X X X . X X
+        O X X X . . X . .
+        X X . . . . . X .
+        . . X . . . X . .
+        . . . . . . . . .",
+        "chinese",
+    );
+    let j = judge(&g, &config());
+    assert!(j.seki.is_empty(), "no seki: {:?}", j.seki);
+    for v in ["A8", "B7", "J8", "F9"] {
+        assert!(dead_at(&j, &g, v), "{v} should be dead");
+    }
+    assert!(!dead_at(&j, &g, "B9") && !dead_at(&j, &g, "D4"));
+    assert_eq!(j.score.to_string(), "B+1.5");
+}
+
 /// The other shape of it: three white stones in the corner share C1 and
 /// A3 with the black group. White C1 is captured at A3 and leaves Black a
 /// bent four in the corner.

@@ -618,10 +618,11 @@ fn stuck(board: &Board, c: Color, p: Point) -> bool {
 }
 
 /// Whether `c` can play `p` safely after one move of its own, or two when
-/// the first only joins its chains: a chain of `c` next to `p` fills
-/// another of its liberties without self-atari (an extension outwards, or
-/// a false eye that joins it to more of its own stones), and then `p` is
-/// no self-atari. Such a point only looks shared.
+/// the first only joins its chains or takes stones: a chain of `c` next to
+/// `p` fills another of its liberties without self-atari (an extension
+/// outwards, or a false eye that joins it to more of its own stones) or
+/// takes an opposing chain in atari, and then `p` is no self-atari. Such a
+/// point only looks shared.
 fn approaches_after_one_move(board: &Board, c: Color, p: Point) -> bool {
     approaches_after(board, c, p, 2)
 }
@@ -632,16 +633,26 @@ fn approaches_after(board: &Board, c: Color, p: Point, joins: u32) -> bool {
         if board.color_at(q) != Some(c) {
             continue;
         }
-        let liberties = board.chain_liberties(q).and_not(&tried);
-        tried |= liberties;
-        for l in liberties.iter().map(Point) {
+        // Its liberties, and where it takes an opposing chain in atari.
+        let stones = board.chain_stones(q);
+        let mut captures = Bitboard::EMPTY;
+        let next = stones.neighbours(board.stride()) & *board.stones(c.opponent());
+        for o in next.iter().map(Point) {
+            if let Some(l) = board.atari_liberty(o) {
+                captures.set(l.0);
+            }
+        }
+        let moves = (board.chain_liberties(q) | captures).and_not(&tried);
+        tried |= moves;
+        for l in moves.iter().map(Point) {
             if !board.is_legal_no_suicide(c, l) || self_atari_size(board, c, l).is_some() {
                 continue;
             }
-            let joining = board
-                .neighbours(l)
-                .into_iter()
-                .all(|n| board.color_at(Point(n)) == Some(c) || !board.on_board().contains(n));
+            let joining = captures.contains(l.0)
+                || board
+                    .neighbours(l)
+                    .into_iter()
+                    .all(|n| board.color_at(Point(n)) == Some(c) || !board.on_board().contains(n));
             let mut b = board.clone();
             b.place_unchecked(c, l);
             if can_approach(&b, c, p)
