@@ -612,22 +612,18 @@ fn seki_on(board: &Board, pass_alive: &Bitboard) -> Bitboard {
     seki
 }
 
-/// `c` can approach `p` neither now nor after one move of its own.
+/// `c` can approach `p` neither now nor after a move or two of its own.
 fn stuck(board: &Board, c: Color, p: Point) -> bool {
-    !can_approach(board, c, p) && !approaches_after_one_move(board, c, p)
+    !can_approach(board, c, p) && !approaches_after_moves(board, c, p, 2)
 }
 
-/// Whether `c` can play `p` safely after one move of its own, or two when
-/// the first only joins its chains or takes stones: a chain of `c` next to
-/// `p` fills another of its liberties without self-atari (an extension
-/// outwards, or a false eye that joins it to more of its own stones) or
-/// takes an opposing chain in atari, and then `p` is no self-atari. Such a
-/// point only looks shared.
-fn approaches_after_one_move(board: &Board, c: Color, p: Point) -> bool {
-    approaches_after(board, c, p, 2)
-}
-
-fn approaches_after(board: &Board, c: Color, p: Point, joins: u32) -> bool {
+/// Whether `c` can play `p` safely after one move of its own, or after
+/// up to `moves` when the earlier ones only join its chains or take
+/// stones: a chain of `c` next to `p` fills another of its liberties
+/// without self-atari (an extension outwards, or a false eye that joins it
+/// to more of its own stones) or takes an opposing chain in atari, and
+/// then `p` is no self-atari. Such a point only looks shared.
+fn approaches_after_moves(board: &Board, c: Color, p: Point, moves: u32) -> bool {
     let mut tried = Bitboard::single(p.0);
     for q in board.neighbours(p).into_iter().map(Point) {
         if board.color_at(q) != Some(c) {
@@ -642,9 +638,9 @@ fn approaches_after(board: &Board, c: Color, p: Point, joins: u32) -> bool {
                 captures.set(l.0);
             }
         }
-        let moves = (board.chain_liberties(q) | captures).and_not(&tried);
-        tried |= moves;
-        for l in moves.iter().map(Point) {
+        let candidates = (board.chain_liberties(q) | captures).and_not(&tried);
+        tried |= candidates;
+        for l in candidates.iter().map(Point) {
             if !board.is_legal_no_suicide(c, l) || self_atari_size(board, c, l).is_some() {
                 continue;
             }
@@ -656,7 +652,7 @@ fn approaches_after(board: &Board, c: Color, p: Point, joins: u32) -> bool {
             let mut b = board.clone();
             b.place_unchecked(c, l);
             if can_approach(&b, c, p)
-                || (joining && joins > 1 && approaches_after(&b, c, p, joins - 1))
+                || (joining && moves > 1 && approaches_after_moves(&b, c, p, moves - 1))
             {
                 return true;
             }
