@@ -31,6 +31,20 @@ fn dead_at(j: &Judgement, g: &Game, v: &str) -> bool {
     j.dead.contains(at(g, v).0)
 }
 
+/// Every stone at `vertices` is judged dead.
+fn assert_dead(j: &Judgement, g: &Game, vertices: &[&str]) {
+    for v in vertices {
+        assert!(dead_at(j, g, v), "{v} should be dead");
+    }
+}
+
+/// No stone at `vertices` is judged dead.
+fn assert_not_dead(j: &Judgement, g: &Game, vertices: &[&str]) {
+    for v in vertices {
+        assert!(!dead_at(j, g, v), "{v} should not be dead");
+    }
+}
+
 fn score_under(g: &Game, j: &Judgement, rules: &str) -> String {
     let mut g = g.clone();
     g.set_rules(Rules::preset(rules).unwrap());
@@ -102,7 +116,7 @@ fn bent_four_in_the_corner_is_dead() {
     );
     let j = judge(&g, &config());
     assert!(dead_at(&j, &g, "B8") && dead_at(&j, &g, "D9") && dead_at(&j, &g, "A6"));
-    assert!(!dead_at(&j, &g, "B9") && !dead_at(&j, &g, "A8"));
+    assert_not_dead(&j, &g, &["B9", "A8"]);
     assert!(j.seki.is_empty());
     // 70 points of territory and 11 prisoners against komi.
     assert_eq!(j.score.to_string(), "B+74.5");
@@ -127,7 +141,7 @@ fn bent_four_is_found_in_any_corner_and_for_either_colour() {
     );
     let j = judge(&g, &config());
     assert!(dead_at(&j, &g, "H2") && dead_at(&j, &g, "F1") && dead_at(&j, &g, "J4"));
-    assert!(!dead_at(&j, &g, "H1") && !dead_at(&j, &g, "J2"));
+    assert_not_dead(&j, &g, &["H1", "J2"]);
     assert_eq!(j.score.to_string(), "W+87.5");
     assert_eq!(score_under(&g, &j, "chinese"), "W+88.5");
 }
@@ -154,9 +168,7 @@ fn a_corner_seki_that_a_sacrifice_turns_into_bent_four_is_dead() {
         "chinese",
     );
     let j = judge(&g, &config());
-    for v in ["E9", "E8", "H8", "J7"] {
-        assert!(dead_at(&j, &g, v), "{v} should be dead");
-    }
+    assert_dead(&j, &g, &["E9", "E8", "H8", "J7"]);
     for v in ["G9", "H9", "J9"] {
         assert!(
             !dead_at(&j, &g, v) && !j.seki.contains(at(&g, v).0),
@@ -190,10 +202,8 @@ fn no_seki_holds_a_chain_that_can_take_stones_in_atari() {
     );
     let j = judge(&g, &config());
     assert!(j.seki.is_empty(), "no seki: {:?}", j.seki);
-    for v in ["A1", "B6", "D5", "A9", "D9"] {
-        assert!(dead_at(&j, &g, v), "{v} should be dead");
-    }
-    assert!(!dead_at(&j, &g, "C1") && !dead_at(&j, &g, "E9"));
+    assert_dead(&j, &g, &["A1", "B6", "D5", "A9", "D9"]);
+    assert_not_dead(&j, &g, &["C1", "E9"]);
     assert_eq!(j.score.to_string(), "W+2.5");
 }
 
@@ -220,10 +230,8 @@ fn a_chain_that_joins_a_living_group_through_its_eye_is_in_no_seki() {
     );
     let j = judge(&g, &config());
     assert!(j.seki.is_empty(), "no seki: {:?}", j.seki);
-    for v in ["H2", "J9", "G7", "H4"] {
-        assert!(dead_at(&j, &g, v), "{v} should be dead");
-    }
-    assert!(!dead_at(&j, &g, "H1") && !dead_at(&j, &g, "E5"));
+    assert_dead(&j, &g, &["H2", "J9", "G7", "H4"]);
+    assert_not_dead(&j, &g, &["H1", "E5"]);
     assert_eq!(j.score.to_string(), "W+2.5");
 }
 
@@ -250,7 +258,7 @@ fn a_liberty_the_opponent_reaches_after_one_extension_is_no_seki() {
     let j = judge(&g, &config());
     assert!(j.seki.is_empty(), "no seki: {:?}", j.seki);
     assert!(dead_at(&j, &g, "A8") && dead_at(&j, &g, "B7"));
-    assert!(!dead_at(&j, &g, "B1") && !dead_at(&j, &g, "B9"));
+    assert_not_dead(&j, &g, &["B1", "B9"]);
     assert_eq!(j.score.to_string(), "W+2.5");
 }
 
@@ -277,7 +285,7 @@ fn shared_liberties_that_joining_moves_reach_are_no_seki() {
     let j = judge(&g, &config());
     assert!(j.seki.is_empty(), "no seki: {:?}", j.seki);
     assert!(dead_at(&j, &g, "G9") && dead_at(&j, &g, "E8") && dead_at(&j, &g, "B9"));
-    assert!(!dead_at(&j, &g, "E9") && !dead_at(&j, &g, "H8"));
+    assert_not_dead(&j, &g, &["E9", "H8"]);
     assert_eq!(j.score.to_string(), "W+2.5");
 }
 
@@ -304,10 +312,8 @@ fn a_seki_that_taking_a_dead_group_elsewhere_breaks_is_no_seki() {
     );
     let j = judge(&g, &config());
     assert!(j.seki.is_empty(), "no seki: {:?}", j.seki);
-    for v in ["H1", "H2", "J5", "H8"] {
-        assert!(dead_at(&j, &g, v), "{v} should be dead");
-    }
-    assert!(!dead_at(&j, &g, "E1") && !dead_at(&j, &g, "G3"));
+    assert_dead(&j, &g, &["H1", "H2", "J5", "H8"]);
+    assert_not_dead(&j, &g, &["E1", "G3"]);
     assert_eq!(j.score.to_string(), "W+2.5");
 }
 
@@ -334,10 +340,8 @@ fn a_shared_point_reached_after_joining_and_taking_stones_is_no_seki() {
     );
     let j = judge(&g, &config());
     assert!(j.seki.is_empty(), "no seki: {:?}", j.seki);
-    for v in ["A8", "B7", "J8", "F9"] {
-        assert!(dead_at(&j, &g, v), "{v} should be dead");
-    }
-    assert!(!dead_at(&j, &g, "B9") && !dead_at(&j, &g, "D4"));
+    assert_dead(&j, &g, &["A8", "B7", "J8", "F9"]);
+    assert_not_dead(&j, &g, &["B9", "D4"]);
     assert_eq!(j.score.to_string(), "B+1.5");
 }
 
@@ -361,7 +365,7 @@ fn three_stones_in_the_corner_sharing_two_liberties_kill_by_bent_four() {
     );
     let j = judge(&g, &config());
     assert!(dead_at(&j, &g, "A5") && dead_at(&j, &g, "D1"));
-    assert!(!dead_at(&j, &g, "A1") && !dead_at(&j, &g, "A2"));
+    assert_not_dead(&j, &g, &["A1", "A2"]);
     assert!(j.seki.is_empty(), "no seki: {:?}", j.seki);
     assert_eq!(j.score.to_string(), "W+88.5");
 }
@@ -406,9 +410,7 @@ fn false_eyes_do_not_make_a_group_alive() {
         "japanese",
     );
     let j = judge(&g, &config());
-    for v in ["B1", "B2", "C2", "D1", "E2", "F2", "F1"] {
-        assert!(dead_at(&j, &g, v), "{v} should be dead");
-    }
+    assert_dead(&j, &g, &["B1", "B2", "C2", "D1", "E2", "F2", "F1"]);
     assert_eq!(j.dead.count(), 7);
     // Territory: 69 points and 7 prisoners.
     assert_eq!(j.score.to_string(), "B+69.5");
@@ -568,9 +570,7 @@ fn a_seki_whose_sacrifice_joins_a_living_group_is_no_kill() {
         assert!(j.seki.contains(at(&g, v).0), "{v} is in seki");
         assert!(!dead_at(&j, &g, v), "{v} is not dead");
     }
-    for v in ["G9", "J9", "G7", "J6"] {
-        assert!(dead_at(&j, &g, v), "{v} is dead");
-    }
+    assert_dead(&j, &g, &["G9", "J9", "G7", "J6"]);
     // Area: Black 41 with the seki six, White 38 with the pair and the
     // dead stones' space, G1 and G2 for nobody; komi 7.5 (GNU Go counts
     // W+4 at komi 7).
@@ -600,9 +600,7 @@ fn a_seki_whose_sacrifice_would_join_two_chains_is_no_kill() {
     for v in ["G4", "H1", "F1", "F2"] {
         assert!(j.seki.contains(at(&g, v).0), "{v} is in seki");
     }
-    for v in ["B3", "C3"] {
-        assert!(dead_at(&j, &g, v), "{v} is dead");
-    }
+    assert_dead(&j, &g, &["B3", "C3"]);
     assert_eq!(j.dead.count(), 2);
     // GNU Go counts W+4 at komi 7.
     assert_eq!(j.score.to_string(), "W+4.5");
@@ -704,9 +702,7 @@ fn a_two_stone_sacrifice_that_kills_breaks_a_false_seki() {
     );
     let j = judge(&g, &config());
     assert!(j.seki.is_empty(), "no seki: {:?}", j.seki);
-    for v in ["E1", "E2", "F2", "F3", "G3"] {
-        assert!(dead_at(&j, &g, v), "{v} is dead");
-    }
+    assert_dead(&j, &g, &["E1", "E2", "F2", "F3", "G3"]);
     assert!(!dead_at(&j, &g, "G1"), "G1 lives");
     assert_eq!(j.score.to_string(), "W+56.5");
 }
@@ -732,9 +728,7 @@ fn two_points_around_a_sacrifice_are_one_eye() {
     );
     let j = judge(&g, &config());
     assert!(j.seki.is_empty(), "no seki: {:?}", j.seki);
-    for v in ["G9", "G8", "H8", "H7", "J7", "H6", "J6", "J5"] {
-        assert!(dead_at(&j, &g, v), "{v} is dead");
-    }
+    assert_dead(&j, &g, &["G9", "G8", "H8", "H7", "J7", "H6", "J6", "J5"]);
     assert!(!dead_at(&j, &g, "J9"), "J9 lives");
 }
 
@@ -759,12 +753,8 @@ fn a_three_stone_sacrifice_leaves_a_bent_three() {
     );
     let j = judge(&g, &config());
     assert!(j.seki.is_empty(), "no seki: {:?}", j.seki);
-    for v in ["G9", "H7", "F6", "J6"] {
-        assert!(dead_at(&j, &g, v), "{v} is dead");
-    }
-    for v in ["J8", "J9"] {
-        assert!(!dead_at(&j, &g, v), "{v} lives");
-    }
+    assert_dead(&j, &g, &["G9", "H7", "F6", "J6"]);
+    assert_not_dead(&j, &g, &["J8", "J9"]);
 }
 
 /// The same corner in a 9×9 game (seed 5006), but the black chain G9-J5
@@ -791,12 +781,8 @@ fn a_sacrifice_does_not_kill_a_chain_that_takes_other_dead_stones() {
     );
     let j = judge(&g, &config());
     assert!(j.seki.is_empty(), "no seki: {:?}", j.seki);
-    for v in ["G9", "H7", "F6", "J5", "H4"] {
-        assert!(!dead_at(&j, &g, v), "{v} lives");
-    }
-    for v in ["J8", "J9", "J4", "E2"] {
-        assert!(dead_at(&j, &g, v), "{v} is dead");
-    }
+    assert_not_dead(&j, &g, &["G9", "H7", "F6", "J5", "H4"]);
+    assert_dead(&j, &g, &["J8", "J9", "J4", "E2"]);
 }
 
 /// From a game against GNU Go (seed 22567). White A1 would give up three
@@ -821,11 +807,7 @@ fn a_chain_that_can_take_a_dead_group_survives_the_sacrifice() {
         "chinese",
     );
     let j = judge(&g, &config());
-    for v in ["E1", "B5", "J6", "H3"] {
-        assert!(!dead_at(&j, &g, v), "{v} lives");
-    }
-    for v in ["F5", "G1", "J2", "B1"] {
-        assert!(dead_at(&j, &g, v), "{v} is dead");
-    }
+    assert_not_dead(&j, &g, &["E1", "B5", "J6", "H3"]);
+    assert_dead(&j, &g, &["F5", "G1", "J2", "B1"]);
     assert_eq!(j.score.to_string(), "W+2.5");
 }

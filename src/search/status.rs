@@ -644,11 +644,7 @@ fn approaches_after_moves(board: &Board, c: Color, p: Point, moves: u32) -> bool
             if !board.is_legal_no_suicide(c, l) || self_atari_size(board, c, l).is_some() {
                 continue;
             }
-            let joining = captures.contains(l.0)
-                || board
-                    .neighbours(l)
-                    .into_iter()
-                    .all(|n| board.color_at(Point(n)) == Some(c) || !board.on_board().contains(n));
+            let joining = captures.contains(l.0) || board.enclosed_by(&Bitboard::single(l.0), c);
             let mut b = board.clone();
             b.place_unchecked(c, l);
             if can_approach(&b, c, p)
