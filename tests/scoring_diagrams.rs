@@ -811,3 +811,30 @@ fn a_chain_that_can_take_a_dead_group_survives_the_sacrifice() {
     assert_dead(&j, &g, &["F5", "G1", "J2", "B1"]);
     assert_eq!(j.score.to_string(), "W+2.5");
 }
+
+/// From a game against GNU Go (seed 23372). White's bottom group has only
+/// D1 and E1, but the black pair B1-B2 next to it is in atari: White takes
+/// it at A1 when Black fills a liberty, and lives. The status playouts took
+/// B1-B2 only by answering the last move, and saw White capture a lone
+/// stone into a self-atari of its whole group; ishi said B+29. GNU Go
+/// counts B+2 at komi 7.
+#[test]
+fn a_group_short_of_liberties_lives_by_taking_the_chain_in_atari() {
+    let g = game(
+        "
+        . X . O X X . X .
+        O X O O O X X . X
+        . O O X X X X X X
+        O O O X X . . . X
+        O X X X X X X . X
+        . O O X O X . X X
+        . O X X O X . X .
+        O X O O O O X X .
+        . X O . . O O X .",
+        "chinese",
+    );
+    let j = judge(&g, &config());
+    assert_not_dead(&j, &g, &["C1", "E4", "F1", "A2"]);
+    assert_dead(&j, &g, &["B1", "B8", "B9"]);
+    assert_eq!(j.score.to_string(), "B+1.5");
+}

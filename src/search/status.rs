@@ -399,9 +399,16 @@ fn killing_sacrifice(board: &Board, color: Color, p: Point) -> Option<Point> {
 }
 
 /// A reply to the last move: capture an opposing chain it left in atari, or
-/// save an own chain it put in atari when extending gives two liberties.
+/// save an own chain it put in atari, by taking an opposing chain in atari
+/// next to it or by extending to two liberties. A capture or save that
+/// leaves a chain of two or more stones in atari is no reply: the opponent
+/// takes it back with more.
 fn tactical_reply(board: &Board, color: Color, last: Point) -> Option<Point> {
+    let sound = |p: Point| {
+        board.is_legal_no_suicide(color, p) && !capture_leaves_chain_in_atari(board, color, p)
+    };
     let mut save = None;
+    let mut escapes = Vec::new();
     for q in board.neighbours(last).into_iter().chain([last.0]) {
         let q = Point(q);
         let Some(c) = board.color_at(q) else {
@@ -410,17 +417,31 @@ fn tactical_reply(board: &Board, color: Color, last: Point) -> Option<Point> {
         let Some(lib) = board.atari_liberty(q) else {
             continue;
         };
-        if !board.is_legal_no_suicide(color, lib) {
+        if c != color {
+            if sound(lib) {
+                return Some(lib);
+            }
             continue;
         }
-        if c != color {
-            return Some(lib);
+        if save.is_some() {
+            continue;
         }
-        if save.is_none() && self_atari_size(board, color, lib).is_none() {
-            save = Some(lib);
-        }
+        escapes.clear();
+        board.capturing_escapes(q, &mut escapes);
+        save = escapes.iter().copied().find(|&e| sound(e)).or_else(|| {
+            (sound(lib) && self_atari_size(board, color, lib).is_none()).then_some(lib)
+        });
     }
     save
+}
+
+/// Whether `color` at `p` leaves its own chain of two or more stones there
+/// with a single liberty (a lone stone that captures may be a ko, which is
+/// left to the playouts).
+fn capture_leaves_chain_in_atari(board: &Board, color: Color, lib: Point) -> bool {
+    let mut after = board.clone();
+    after.place_unchecked(color, lib);
+    after.chain_len(lib) >= 2 && after.atari_liberty(lib).is_some()
 }
 
 /// A random legal move that fills no eye and puts no chain of two or more
