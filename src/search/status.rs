@@ -405,7 +405,7 @@ fn killing_sacrifice(board: &Board, color: Color, p: Point) -> Option<Point> {
 /// takes it back with more.
 fn tactical_reply(board: &Board, color: Color, last: Point) -> Option<Point> {
     let sound = |p: Point| {
-        board.is_legal_no_suicide(color, p) && !capture_leaves_chain_in_atari(board, color, p)
+        board.is_legal_no_suicide(color, p) && !leaves_own_chain_in_atari(board, color, p)
     };
     let mut save = None;
     let mut escapes = Vec::new();
@@ -438,10 +438,16 @@ fn tactical_reply(board: &Board, color: Color, last: Point) -> Option<Point> {
 /// Whether `color` at `p` leaves its own chain of two or more stones there
 /// with a single liberty (a lone stone that captures may be a ko, which is
 /// left to the playouts).
-fn capture_leaves_chain_in_atari(board: &Board, color: Color, lib: Point) -> bool {
+fn leaves_own_chain_in_atari(board: &Board, color: Color, p: Point) -> bool {
+    // `move_shape` counts no liberty a capture frees away from `p`, so two
+    // liberties there are at least two; only the rest needs the real move.
+    let shape = board.move_shape(color, p, 2);
+    if shape.chain_len < 2 || shape.liberties >= 2 {
+        return false;
+    }
     let mut after = board.clone();
-    after.place_unchecked(color, lib);
-    after.chain_len(lib) >= 2 && after.atari_liberty(lib).is_some()
+    after.place_unchecked(color, p);
+    after.atari_liberty(p).is_some()
 }
 
 /// A random legal move that fills no eye and puts no chain of two or more
@@ -651,14 +657,12 @@ fn approaches_after_moves(board: &Board, c: Color, p: Point, moves: u32) -> bool
             continue;
         }
         // Its liberties, and where it takes an opposing chain in atari.
-        let stones = board.chain_stones(q);
-        let mut captures = Bitboard::EMPTY;
-        let next = stones.neighbours(board.stride()) & *board.stones(c.opponent());
-        for o in next.iter().map(Point) {
-            if let Some(l) = board.atari_liberty(o) {
-                captures.set(l.0);
-            }
-        }
+        let mut takes = Vec::new();
+        board.capturing_escapes(q, &mut takes);
+        let captures = takes.iter().fold(Bitboard::EMPTY, |mut all, l| {
+            all.set(l.0);
+            all
+        });
         let candidates = (board.chain_liberties(q) | captures).and_not(&tried);
         tried |= candidates;
         for l in candidates.iter().map(Point) {
