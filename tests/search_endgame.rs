@@ -142,6 +142,31 @@ fn does_not_fill_a_seki_liberty_when_the_search_only_fills_own_territory() {
     assert_eq!(answer, "pass");
 }
 
+/// From a game against GNU Go (9x9 seed 24606): White's fourteen stones
+/// in the top left and Black's four inside share A9 and C7, a seki as the
+/// board stands, and counted so Black loses by 12. But Black C7 kills:
+/// White must take five stones at A9 and is left a bulky five, and Black
+/// plays its vital point. The search's ownership, which expects that
+/// kill, counted the game won, so Black passed after White's pass and lost.
+/// Passing is judged by the count as it stands: Black plays C7.
+#[test]
+fn does_not_pass_when_only_a_sacrifice_it_has_not_played_wins() {
+    const SEKI_BLACK_CAN_BREAK: &str = "
+        . X O O X . X O .
+        O X X O X X X O O
+        O X . O X . X X O
+        O O O O O X X O O
+        O X O X X X X O .
+        X X X X X X X O O
+        . X X O X O O O O
+        . X O O O O O X X
+        . X X O O O X X .";
+    assert_eq!(
+        black_answers_with_komi(SEKI_BLACK_CAN_BREAK, "chinese", 7.0, true),
+        "C7"
+    );
+}
+
 /// From a game against GNU Go (9x9 seed 5009): White passed with the black
 /// stone D6 in atari inside White's wall. Black passed too, counting D6 as
 /// alive, but White could take it (a ko Black cannot win without threats),

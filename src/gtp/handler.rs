@@ -91,7 +91,7 @@ impl Engine {
     pub fn new(config: EngineConfig) -> Result<Engine, CoordError> {
         Ok(Engine {
             game: Game::new(config.size, config.rules)?,
-            searcher: Searcher::new(config.search),
+            searcher: Searcher::new(config.search).with_referee(config.status.clone()),
             status_config: config.status,
             time_system: TimeSystem::None,
             clocks: [Remaining::default(); 2],

@@ -25,13 +25,14 @@ pub mod transpose;
 pub mod tree;
 pub mod uct;
 
-use crate::board::{Bitboard, Color, Move, Point};
+use crate::board::{Color, Move, Point};
 use crate::game::Game;
 use crate::rules::ScoringRule;
 use crate::score::{score, GameFacts};
 use params::Params;
 pub use params::Tuning;
 use policy::Recent;
+use status::StatusConfig;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use tree::{NodeId, Tree, PASS};
@@ -146,6 +147,10 @@ pub struct Searcher {
     kept: Option<Kept>,
     /// Own moves in a row whose win rate fell below the resign threshold.
     hopeless_moves: u32,
+    /// How dead stones are judged when ishi considers ending the game by
+    /// a pass: the same judgement `final_score` gives, so that ishi passes
+    /// only when its own count of the position says it does not lose.
+    referee: StatusConfig,
 }
 
 /// A key for "this position with `color` to move" (GTP may ask either colour).
@@ -163,11 +168,24 @@ pub fn warm_up() {
 impl Searcher {
     pub fn new(config: SearchConfig) -> Searcher {
         warm_up();
+        let referee = StatusConfig {
+            threads: config.threads,
+            seed: config.seed,
+            ..StatusConfig::default()
+        };
         Searcher {
             config,
             kept: None,
             hopeless_moves: 0,
+            referee,
         }
+    }
+
+    /// Judges dead stones before a pass exactly as `final_score` does with
+    /// `referee` (the engine's `--score-playouts`, threads and seed).
+    pub fn with_referee(mut self, referee: StatusConfig) -> Searcher {
+        self.referee = referee;
+        self
     }
 
     /// Chooses a move for `color`. Returns early when `stop` becomes true,
@@ -509,7 +527,7 @@ impl Searcher {
         // Scores the position with its dead stones; asked up to three times.
         let passing_verdict = std::cell::OnceCell::new();
         let pass_holds =
-            || *passing_verdict.get_or_init(|| passing_does_not_lose(game, snap, color));
+            || *passing_verdict.get_or_init(|| passing_does_not_lose(game, &self.referee, color));
         let best_placement = snap.candidates.iter().find(|c| c.mv != Move::Pass);
 
         match best.mv {
@@ -577,30 +595,27 @@ impl Searcher {
     }
 }
 
-/// Whether the game, ended now by a pass, is won or drawn by `color`, with
-/// dead stones judged by the search's own playouts (a chain is dead when
-/// its points mostly ended up the opponent's) and by the sacrifices they
-/// never try. A draw counts: playing on
-/// from a drawn position when the search finds nothing better only risks
-/// the draw (a seki group filling its own liberties, say).
-fn passing_does_not_lose(game: &Game, snap: &Snapshot, color: Color) -> bool {
-    let board = game.board();
-    let mut dead = Bitboard::EMPTY;
-    for c in [Color::Black, Color::White] {
-        let sign = if c == Color::Black { 1.0 } else { -1.0 };
-        for p in board.stones(c).iter().map(Point) {
-            if sign * ownership_at(snap, board, p) < -0.5 {
-                dead.set(p.0);
-            }
-        }
-    }
-    let dead = status::with_sacrifices(board, dead);
+/// Whether the game, ended now by a pass, is won or drawn by `color`, as
+/// ishi's own count (`final_score`) would score it. Not the search's
+/// ownership: that tells what happens after more good play, and a seki the
+/// search expects to break with a sacrifice stays a seki once both sides
+/// pass. A draw counts: playing on from a drawn position when the search
+/// finds nothing better only risks the draw (a seki group filling its own
+/// liberties, say).
+fn passing_does_not_lose(game: &Game, referee: &StatusConfig, color: Color) -> bool {
+    let judgement = status::judge(game, referee);
     let mut facts = GameFacts::of(game);
     facts.passes[color.index()] += 1;
     if facts.first_passer_of_ending.is_none() {
         facts.first_passer_of_ending = Some(color);
     }
-    let result = score(board, game.rules(), &facts, &dead, &Bitboard::EMPTY);
+    let result = score(
+        game.board(),
+        game.rules(),
+        &facts,
+        &judgement.dead,
+        &judgement.seki,
+    );
     result.winner() != Some(color.opponent())
 }
 
