@@ -122,13 +122,8 @@ pub fn judge(game: &Game, config: &StatusConfig) -> Judgement {
 }
 
 /// `dead` (judged from playouts) corrected by what the structure shows
-/// about sacrifices the playouts never try ([`killed_by_sacrifice`]).
-pub fn with_sacrifices(board: &Board, dead: Bitboard) -> Bitboard {
-    let pass_alive = board.pass_alive(Color::Black).chains | board.pass_alive(Color::White).chains;
-    with_sacrifices_given(board, dead, &pass_alive)
-}
-
-/// [`with_sacrifices`] with the pass-alive chains already known.
+/// about sacrifices the playouts never try ([`killed_by_sacrifice`]),
+/// given the pass-alive chains.
 fn with_sacrifices_given(board: &Board, dead: Bitboard, pass_alive: &Bitboard) -> Bitboard {
     let (sacrifice_dead, sacrifice_alive) = killed_by_sacrifice(board, pass_alive, &dead);
     (dead | sacrifice_dead).and_not(&sacrifice_alive)
