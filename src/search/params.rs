@@ -270,6 +270,17 @@ impl Params {
             self.explore.max(self.explore_reply)
         }
     }
+
+    /// The priors of a node where `mover` chooses, in a search for
+    /// `searcher`: the reading of capture races left out at the searcher's
+    /// own nodes when `critical_replies` asks for it.
+    pub fn priors_for(&self, mover: Color, searcher: Color) -> Priors {
+        let mut priors = self.priors;
+        if self.critical_replies && mover == searcher {
+            priors.critical = 0;
+        }
+        priors
+    }
 }
 
 /// Constants of the tree policy set by hand for a tuning match
@@ -519,6 +530,19 @@ mod tests {
         assert_eq!((old.gamma, old.pattern, old.large_shapes), (0, 40, true));
         let old = Params::tuned(13, PlayoutKind::Heavy, &shapes).priors;
         assert_eq!((old.gamma, old.pattern, old.large_shapes), (0, 40, false));
+    }
+
+    #[test]
+    fn races_are_read_only_at_the_opponents_nodes_when_asked() {
+        let both = Tuning::parse("prior_critical=100").unwrap();
+        let replies = Tuning::parse("prior_critical=100,critical_replies=1").unwrap();
+        let both = Params::tuned(9, PlayoutKind::Heavy, &both);
+        let replies = Params::tuned(9, PlayoutKind::Heavy, &replies);
+        let (me, them) = (Color::White, Color::Black);
+        assert_eq!(both.priors_for(me, me).critical, 100);
+        assert_eq!(both.priors_for(them, me).critical, 100);
+        assert_eq!(replies.priors_for(me, me).critical, 0);
+        assert_eq!(replies.priors_for(them, me).critical, 100);
     }
 
     #[test]

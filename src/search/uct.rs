@@ -7,7 +7,7 @@ use super::criticality::{final_owner, LocalCounts, SharedCounts};
 use super::halving::RootHalving;
 use super::params::Params;
 use super::playout::{play_out, PlayoutScratch, WHITE_MOVE};
-use super::policy::{children_with_priors, LadderScratch, Priors, Recent};
+use super::policy::{children_with_priors, LadderScratch, Recent};
 use super::pool::{on_threads, worker_seed};
 use super::symmetry;
 use super::transpose::{self, Transpositions};
@@ -461,7 +461,7 @@ fn expand(
         board,
         leaf.color,
         leaf.recent,
-        &priors_where(params, leaf.color, sh.root.color),
+        &params.priors_for(leaf.color, sh.root.color),
         // Simple ko and eyes look the same from every side of a symmetric
         // position: each image is a child too.
         |p| symmetries.is_empty() || symmetry::is_kept(board, &symmetries, p, |_| true),
@@ -474,17 +474,6 @@ fn expand(
     }
     order_for_widening(children, params);
     tree.expand(leaf.node, children)
-}
-
-/// The priors of a node where `mover` chooses, in a search for
-/// `searcher`: the reading of capture races left out at the searcher's own
-/// nodes when [`Params::critical_replies`] asks for it.
-fn priors_where(params: &Params, mover: Color, searcher: Color) -> Priors {
-    let mut priors = params.priors;
-    if params.critical_replies && mover == searcher {
-        priors.critical = 0;
-    }
-    priors
 }
 
 /// What a new child may start with from the child playing the same move
@@ -1072,19 +1061,6 @@ mod tests {
             tree.node(tree.child_with_move(a, 12).unwrap()).rave(),
             (0, 0)
         );
-    }
-
-    #[test]
-    fn races_are_read_only_at_the_opponents_nodes_when_asked() {
-        let both = Tuning::parse("prior_critical=100").unwrap();
-        let replies = Tuning::parse("prior_critical=100,critical_replies=1").unwrap();
-        let both = Params::tuned(9, PlayoutKind::Heavy, &both);
-        let replies = Params::tuned(9, PlayoutKind::Heavy, &replies);
-        let (me, them) = (Color::White, Color::Black);
-        assert_eq!(priors_where(&both, me, me).critical, 100);
-        assert_eq!(priors_where(&both, them, me).critical, 100);
-        assert_eq!(priors_where(&replies, me, me).critical, 0);
-        assert_eq!(priors_where(&replies, them, me).critical, 100);
     }
 
     #[test]
