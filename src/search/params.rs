@@ -536,7 +536,7 @@ mod tests {
     }
 
     #[test]
-    fn races_are_read_only_at_the_opponents_nodes_when_asked() {
+    fn races_and_tactical_marks_stay_at_the_opponents_nodes_when_asked() {
         let both = Tuning::parse("prior_critical=100,tactical_amaf=4").unwrap();
         let replies =
             Tuning::parse("prior_critical=100,tactical_amaf=4,critical_replies=1").unwrap();
