@@ -8,6 +8,7 @@ pub mod book;
 pub mod criticality;
 pub mod gammas;
 pub mod halving;
+pub mod mast;
 pub mod params;
 pub mod patterns;
 pub mod playout;

@@ -96,6 +96,9 @@ pub struct Params {
     pub two_liberty_rate: u8,
     /// Last good replies in the heavy playouts: 0 off, 1 or 2 moves back.
     pub replies: u8,
+    /// Candidates the heavy playouts' random stage weighs by their move
+    /// averages (see `mast`): 0 off.
+    pub mast: u8,
     /// Percent chances of the heavy playouts' atari and shape stages (see
     /// `PlayoutStyle`). Raising both to 100 with the shapes weighted by
     /// their learned rates judged positions of finished games better
@@ -238,6 +241,7 @@ impl Params {
             shapes: ShapeChoice::Mogo,
             two_liberty_rate: 0,
             replies: 0,
+            mast: 0,
             atari_rate: ATARI_RATE,
             shape_rate: SHAPE_RATE,
             crit_weight: 0.0,
@@ -306,7 +310,7 @@ fn percent(v: f64) -> u8 {
 type Setter = fn(&mut Params, f64);
 
 /// Every constant `--tune` can set: its name and how it is set.
-const KNOBS: [(&str, Setter); 59] = [
+const KNOBS: [(&str, Setter); 60] = [
     ("expand_at", |p, v| {
         p.expand_at = v.round().min(u32::MAX as f64) as u32
     }),
@@ -364,6 +368,9 @@ const KNOBS: [(&str, Setter); 59] = [
     }),
     ("playout_replies", |p, v| {
         p.replies = v.round().clamp(0.0, 2.0) as u8
+    }),
+    ("playout_mast", |p, v| {
+        p.mast = v.round().clamp(0.0, 16.0) as u8
     }),
     ("playout_atari_rate", |p, v| p.atari_rate = percent(v)),
     ("playout_shape_rate", |p, v| p.shape_rate = percent(v)),
@@ -471,6 +478,7 @@ impl Params {
             shapes: self.shapes,
             two_liberty_rate: self.two_liberty_rate,
             replies: self.replies,
+            mast: self.mast,
             atari_rate: self.atari_rate,
             shape_rate: self.shape_rate,
         }

@@ -2,6 +2,7 @@
 
 use super::balanced::{ShapeTrace, ShapeWeights};
 use super::bench::PlayoutKind;
+use super::mast::MoveAverages;
 use super::patterns::is_good_shape;
 use super::policy::{atari_catches, escape_fails, LadderScratch};
 use super::replies::Replies;
@@ -140,6 +141,8 @@ pub struct PlayoutScratch {
     ladder: LadderScratch,
     /// The worker's last good replies, learned over its search.
     pub(super) replies: Replies,
+    /// The worker's move averages, learned over its search.
+    pub(super) averages: MoveAverages,
     /// Training only: balanced shape weights in place of the shipped
     /// table, and a record of the balanced stage's choices in the last
     /// playout.
@@ -204,6 +207,9 @@ pub struct PlayoutStyle {
     pub atari_rate: u8,
     /// Percent chance of the shape stage playing one of its shapes.
     pub shape_rate: u8,
+    /// Candidates the random stage draws, playing the one with the best
+    /// move average (see `mast`); 0 or 1 draws one.
+    pub mast: u8,
 }
 
 impl PlayoutStyle {
@@ -217,6 +223,7 @@ impl PlayoutStyle {
         replies: 0,
         atari_rate: ATARI_RATE,
         shape_rate: SHAPE_RATE,
+        mast: 0,
     };
 }
 
@@ -383,6 +390,7 @@ fn heavy_move(
         softmax,
         ladder,
         balance,
+        averages,
         ..
     } = scratch;
     // A run into a ladder is not offered again as a shape move.
@@ -477,7 +485,13 @@ fn heavy_move(
         ShapeChoice::MogoThenSoftmax => return softmax.choose(board, c, [None, None], None, rng),
         _ => {}
     }
-    fill_the_board(board, style.fill_tries, rng).or_else(|| random_sensible_move(board, c, rng))
+    fill_the_board(board, style.fill_tries, rng).or_else(|| {
+        if style.mast > 1 {
+            averages.choose(board, c, style.mast, rng, |p| is_sensible(board, c, p))
+        } else {
+            random_sensible_move(board, c, rng)
+        }
+    })
 }
 
 /// A point next to the last move that the shape stage may play: legal,

@@ -624,6 +624,9 @@ impl Worker {
             let cells = self.mark.len();
             self.scratch.replies.fit(cells, sh.params.replies >= 2);
         }
+        if sh.params.mast > 1 {
+            self.scratch.averages.fit(self.mark.len());
+        }
         let mut unreported = 0u64;
         while !sh.finished() {
             if self.allowance == 0 {
@@ -802,6 +805,9 @@ impl Worker {
                 _ => None,
             };
             self.scratch.replies.learn(&self.moves, winner);
+        }
+        if params.mast > 1 {
+            self.scratch.averages.learn(&self.moves, black_half);
         }
         record_ownership(&self.board, &mut self.ownership);
         if params.crit_weight > 0.0 {
