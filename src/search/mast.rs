@@ -114,32 +114,20 @@ mod tests {
         }
         let either = |q: Point| q == good || q == bad;
         let mut rng = rand::rngs::SmallRng::seed_from_u64(1);
-        let mut picked_good = 0;
-        for _ in 0..200 {
-            let p = averages
-                .choose(&board, Color::Black, 8, &mut rng, either)
-                .unwrap();
-            picked_good += (p == good) as u32;
-        }
+        // How often B2 is chosen in 200 choices for `c` among `tries` draws.
+        let mut picks_of_good = |c: Color, tries: u8| {
+            (0..200)
+                .filter(|_| averages.choose(&board, c, tries, &mut rng, either) == Some(good))
+                .count()
+        };
         // Eight draws miss B2 about once in a hundred (A1 is drawn 5 times in 9).
+        let picked_good = picks_of_good(Color::Black, 8);
         assert!(picked_good > 190, "{picked_good}");
         // White has played neither: both are even, the first drawn stays.
-        let mut white_good = 0;
-        for _ in 0..200 {
-            let p = averages
-                .choose(&board, Color::White, 8, &mut rng, either)
-                .unwrap();
-            white_good += (p == good) as u32;
-        }
+        let white_good = picks_of_good(Color::White, 8);
         assert!(white_good > 60 && white_good < 140, "{white_good}");
         // One try is the plain random stage.
-        let mut one_good = 0;
-        for _ in 0..200 {
-            let p = averages
-                .choose(&board, Color::Black, 1, &mut rng, either)
-                .unwrap();
-            one_good += (p == good) as u32;
-        }
+        let one_good = picks_of_good(Color::Black, 1);
         assert!(one_good > 60 && one_good < 140, "{one_good}");
     }
 }

@@ -97,7 +97,7 @@ pub struct Params {
     /// Last good replies in the heavy playouts: 0 off, 1 or 2 moves back.
     pub replies: u8,
     /// Candidates the heavy playouts' random stage weighs by their move
-    /// averages (see `mast`): 0 off.
+    /// averages (see `mast`): 0 or 1 off.
     pub mast: u8,
     /// Percent chances of the heavy playouts' atari and shape stages (see
     /// `PlayoutStyle`). Raising both to 100 with the shapes weighted by
