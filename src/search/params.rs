@@ -310,7 +310,7 @@ fn percent(v: f64) -> u8 {
 type Setter = fn(&mut Params, f64);
 
 /// Every constant `--tune` can set: its name and how it is set.
-const KNOBS: [(&str, Setter); 60] = [
+const KNOBS: [(&str, Setter); 61] = [
     ("expand_at", |p, v| {
         p.expand_at = v.round().min(u32::MAX as f64) as u32
     }),
@@ -389,6 +389,9 @@ const KNOBS: [(&str, Setter); 60] = [
     ("large_shapes", |p, v| p.priors.large_shapes = v >= 0.5),
     ("prior_gamma", |p, v| p.priors.gamma = visits(v)),
     ("prior_gamma_wins", |p, v| p.priors.gamma_wins = visits(v)),
+    ("prior_gamma_slope", |p, v| {
+        p.priors.gamma_slope = v.clamp(0.0, 4.0) as f32
+    }),
     ("prior_gamma_own", |p, v| p.priors.gamma_own = v >= 0.5),
     ("prior_gamma_distilled", |p, v| {
         if v >= 0.5 {

@@ -92,6 +92,12 @@ pub struct Priors {
     /// with the large patterns, 171 of 192 against GNU Go from seed 15290
     /// where the default won 178 (README, Against Pachi).
     pub gamma_wins: u16,
+    /// How sharply `gamma`'s virtual win rate follows the learned
+    /// strength: a move `r` times as strong as the node's average gets
+    /// `r^s / (r^s + 1)`. 1, the default, is the Bradley-Terry chance that
+    /// the move beats an average one; above 1 the likely moves pull
+    /// further ahead of the rest.
+    pub gamma_slope: f32,
     /// The learned strengths see the distance to the mover's own previous
     /// move too, as they were learned; without it, every move counts as
     /// far from it. Off: against GNU Go (9x9, komi 7, 5000 playouts) it
@@ -180,6 +186,7 @@ impl Priors {
             large_shapes: size >= 19,
             gamma: e * 2,
             gamma_wins: 0,
+            gamma_slope: 1.0,
             gamma_own: false,
             gamma_source: Source::Spatial,
             spatial_reach: super::spatial::MAX_DISTANCE as u8,
@@ -561,7 +568,7 @@ pub fn children_with_priors(
         let mean = total / strengths.len() as f32;
         for (child, strength) in out.iter_mut().zip(&strengths) {
             child.policy = (f32::from(u16::MAX) * strength / total).round() as u16;
-            let relative = strength / mean;
+            let relative = (strength / mean).powf(k.gamma_slope);
             let won = 2.0 * k.gamma as f32 * relative / (relative + 1.0);
             child.prior_visits = child.prior_visits.saturating_add(k.gamma);
             child.prior_wins = child.prior_wins.saturating_add(won.round() as u16);
@@ -839,6 +846,7 @@ mod tests {
         large_shapes: false,
         gamma: 0,
         gamma_wins: 0,
+        gamma_slope: 1.0,
         gamma_own: false,
         gamma_source: Source::Records,
         spatial_reach: crate::search::spatial::MAX_DISTANCE as u8,
