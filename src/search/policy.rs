@@ -962,6 +962,39 @@ mod tests {
     }
 
     #[test]
+    fn the_slope_sets_how_far_the_likely_and_unlikely_moves_stand_apart() {
+        let diagram = LAST_MOVE_IN_ATARI;
+        let with_slope = |gamma_slope| Priors {
+            gamma: 20,
+            gamma_slope,
+            ..EVEN_ONLY
+        };
+        let value = |slope, v| value_with(&with_slope(slope), diagram, Color::Black, Some("C3"), v);
+        // C2 takes the last move; E2, away from the fight, is a plain move.
+        let (take, plain) = (value(1.0, "C2"), value(1.0, "E2"));
+        let (take_steep, plain_steep) = (value(2.0, "C2"), value(2.0, "E2"));
+        assert!(
+            take_steep > take,
+            "taking the last move: {take_steep} against {take}"
+        );
+        assert!(
+            plain_steep < plain,
+            "a plain move: {plain_steep} against {plain}"
+        );
+        let (take_flat, plain_flat) = (value(0.5, "C2"), value(0.5, "E2"));
+        assert!(
+            take_flat < take,
+            "taking the last move: {take_flat} against {take}"
+        );
+        assert!(
+            plain_flat > plain,
+            "a plain move: {plain_flat} against {plain}"
+        );
+        // Slope 0 forgets the strengths: every move an even prior.
+        assert_eq!(value(0.0, "C2"), value(0.0, "G7"));
+    }
+
+    #[test]
     fn likely_moves_get_wins_and_unlikely_ones_next_to_none() {
         let diagram = LAST_MOVE_IN_ATARI;
         let wins_only = Priors {
