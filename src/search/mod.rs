@@ -14,6 +14,7 @@ pub mod patterns;
 pub mod playout;
 pub mod policy;
 pub mod pool;
+pub mod rave_pool;
 pub mod reading;
 pub mod replies;
 pub mod rng;

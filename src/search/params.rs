@@ -107,6 +107,13 @@ pub struct Params {
     /// 192 where the default won 178 (README, Learned shapes).
     pub atari_rate: u8,
     pub shape_rate: u8,
+    /// Poolrave (see `rave_pool`): percent chance that a heavy playout's
+    /// random move is drawn from the `pool_size` moves of best AMAF win
+    /// rate at the deepest node on its path where the same colour chose
+    /// with at least `pool_visits` visits. 0, the default, turns it off.
+    pub pool_rate: u8,
+    pub pool_size: u8,
+    pub pool_visits: u32,
     /// Weight of the criticality of a move's point (see `criticality`) in
     /// its value during selection; 0, the default, turns it off.
     pub crit_weight: f64,
@@ -244,6 +251,9 @@ impl Params {
             mast: 0,
             atari_rate: ATARI_RATE,
             shape_rate: SHAPE_RATE,
+            pool_rate: 0,
+            pool_size: 10,
+            pool_visits: 50,
             crit_weight: 0.0,
             crit_visits: 100.0,
             rave_phase: 0.0,
@@ -310,7 +320,7 @@ fn percent(v: f64) -> u8 {
 type Setter = fn(&mut Params, f64);
 
 /// Every constant `--tune` can set: its name and how it is set.
-const KNOBS: [(&str, Setter); 61] = [
+const KNOBS: [(&str, Setter); 64] = [
     ("expand_at", |p, v| {
         p.expand_at = v.round().min(u32::MAX as f64) as u32
     }),
@@ -368,6 +378,13 @@ const KNOBS: [(&str, Setter); 61] = [
     }),
     ("playout_replies", |p, v| {
         p.replies = v.round().clamp(0.0, 2.0) as u8
+    }),
+    ("pool_rate", |p, v| p.pool_rate = percent(v)),
+    ("pool_size", |p, v| {
+        p.pool_size = v.round().clamp(1.0, 255.0) as u8
+    }),
+    ("pool_visits", |p, v| {
+        p.pool_visits = v.round().clamp(1.0, u32::MAX as f64) as u32
     }),
     ("playout_mast", |p, v| {
         p.mast = v.round().clamp(0.0, 16.0) as u8
@@ -482,6 +499,7 @@ impl Params {
             two_liberty_rate: self.two_liberty_rate,
             replies: self.replies,
             mast: self.mast,
+            pool_rate: self.pool_rate,
             atari_rate: self.atari_rate,
             shape_rate: self.shape_rate,
         }

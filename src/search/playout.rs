@@ -5,6 +5,7 @@ use super::bench::PlayoutKind;
 use super::mast::MoveAverages;
 use super::patterns::is_good_shape;
 use super::policy::{atari_catches, escape_fails, LadderScratch};
+use super::rave_pool::RavePool;
 use super::replies::Replies;
 use super::shapes::shape_key;
 use super::softmax::SoftmaxCache;
@@ -143,6 +144,9 @@ pub struct PlayoutScratch {
     pub(super) replies: Replies,
     /// The worker's move averages, learned over its search.
     pub(super) averages: MoveAverages,
+    /// Moves the tree's AMAF values favour for each side, for this
+    /// playout (see `rave_pool`).
+    pub(super) rave_pool: RavePool,
     /// Training only: balanced shape weights in place of the shipped
     /// table, and a record of the balanced stage's choices in the last
     /// playout.
@@ -210,6 +214,10 @@ pub struct PlayoutStyle {
     /// Candidates the random stage draws, playing the one with the best
     /// move average (see `mast`); 0 or 1 draws one.
     pub mast: u8,
+    /// Percent chance that the random stage first draws from the mover's
+    /// pool of moves the tree's AMAF values favour (see `rave_pool`),
+    /// playing the drawn move if it is sensible; 0 turns it off.
+    pub pool_rate: u8,
 }
 
 impl PlayoutStyle {
@@ -224,6 +232,7 @@ impl PlayoutStyle {
         atari_rate: ATARI_RATE,
         shape_rate: SHAPE_RATE,
         mast: 0,
+        pool_rate: 0,
     };
 }
 
@@ -391,6 +400,7 @@ fn heavy_move(
         ladder,
         balance,
         averages,
+        rave_pool,
         ..
     } = scratch;
     // A run into a ladder is not offered again as a shape move.
@@ -484,6 +494,15 @@ fn heavy_move(
         }
         ShapeChoice::MogoThenSoftmax => return softmax.choose(board, c, [None, None], None, rng),
         _ => {}
+    }
+    if style.pool_rate > 0 && below(rng, 100) < style.pool_rate as usize {
+        let pool = rave_pool.of(c);
+        if !pool.is_empty() {
+            let p = pool[below(rng, pool.len())];
+            if is_sensible(board, c, p) {
+                return Some(p);
+            }
+        }
     }
     fill_the_board(board, style.fill_tries, rng).or_else(|| {
         if style.mast > 1 {

@@ -783,6 +783,16 @@ impl Worker {
             node = child;
         }
         let tree_moves = self.moves.len();
+        if params.pool_rate > 0 {
+            self.scratch.rave_pool.fill(
+                tree,
+                tree.root(),
+                &path.path,
+                |d| color_at_depth(root.color, d),
+                params.pool_size as usize,
+                params.pool_visits,
+            );
+        }
         let (black, white) = if passes >= 2 && sh.scorer.literal {
             self.board.area_counts()
         } else {
@@ -823,13 +833,7 @@ impl Worker {
                 (2 - black_half, -margin)
             }
         };
-        let color_at_depth = |d: usize| {
-            if d.is_multiple_of(2) {
-                root.color
-            } else {
-                root.color.opponent()
-            }
-        };
+        let color_at_depth = |d: usize| color_at_depth(root.color, d);
         let leaf = path.path.last().copied().unwrap_or(tree.root());
         tree.tally(leaf).add_stop();
         self.root_visits += 1;
@@ -915,6 +919,15 @@ impl Worker {
             }
         }
         drop(path);
+    }
+}
+
+/// The colour that chooses at depth `d` of a search whose root `root_color` moves at.
+fn color_at_depth(root_color: Color, d: usize) -> Color {
+    if d.is_multiple_of(2) {
+        root_color
+    } else {
+        root_color.opponent()
     }
 }
 
