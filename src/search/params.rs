@@ -110,7 +110,11 @@ pub struct Params {
     /// Poolrave (see `rave_pool`): percent chance that a heavy playout's
     /// random move is drawn from the `pool_size` moves of best AMAF win
     /// rate at the deepest node on its path where the same colour chose
-    /// with at least `pool_visits` visits. 0, the default, turns it off.
+    /// with at least `pool_visits` visits. 0, the default, turns it off:
+    /// against the shipped search at 5,000 playouts (9x9, komi 7.5, book
+    /// off) 50 with pools of 10 won 119 of 231 games and 100 with pools
+    /// of 5 won 98 of 193, where 7,500 playouts won 99 of 167 (README,
+    /// Self-play as a screen).
     pub pool_rate: u8,
     pub pool_size: u8,
     pub pool_visits: u32,

@@ -119,7 +119,7 @@ mod tests {
     }
 
     fn mover(d: usize) -> Color {
-        if d % 2 == 0 {
+        if d.is_multiple_of(2) {
             Color::Black
         } else {
             Color::White

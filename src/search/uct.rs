@@ -787,7 +787,7 @@ impl Worker {
             self.scratch.rave_pool.fill(
                 tree,
                 tree.root(),
-                &path.path,
+                path.path,
                 |d| color_at_depth(root.color, d),
                 params.pool_size as usize,
                 params.pool_visits,
