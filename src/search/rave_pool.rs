@@ -9,12 +9,13 @@
 //! game, not just any sensible move.
 
 use super::tree::{NodeId, Tree, PASS};
+use super::uct::color_at_depth;
 use crate::board::{Color, Point};
 
 /// The pools of one worker, rebuilt for each playout.
 #[derive(Default)]
 pub struct RavePool {
-    /// Indexed by colour: Black 0, White 1.
+    /// Indexed by `Color::index`.
     moves: [Vec<Point>; 2],
     /// Scratch for the ranking: (AMAF win rate, point).
     ranked: Vec<(f64, Point)>,
@@ -23,22 +24,18 @@ pub struct RavePool {
 /// AMAF samples a move needs before its win rate can put it in a pool.
 const MIN_AMAF: u32 = 8;
 
-fn index(c: Color) -> usize {
-    (c == Color::White) as usize
-}
-
 impl RavePool {
-    /// Rebuilds both pools from a playout's path: the node at depth `d` is
-    /// `root` for 0 and `path[d - 1]` below, and `mover_at(d)` chooses there.
+    /// Rebuilds both pools from a playout's path below the tree's root (the
+    /// node at depth `d` is `path[d - 1]`), in a search whose root
+    /// `root_color` moves at.
     /// Each colour's pool is the `size` moves of best AMAF win rate among
     /// the children of its deepest node with at least `min_visits` real
     /// visits, or empty where it has none.
     pub fn fill(
         &mut self,
         tree: &Tree,
-        root: NodeId,
         path: &[NodeId],
-        mover_at: impl Fn(usize) -> Color,
+        root_color: Color,
         size: usize,
         min_visits: u32,
     ) {
@@ -46,8 +43,8 @@ impl RavePool {
         self.moves[0].clear();
         self.moves[1].clear();
         for d in (0..=path.len()).rev() {
-            let id = if d == 0 { root } else { path[d - 1] };
-            let c = index(mover_at(d));
+            let id = if d == 0 { tree.root() } else { path[d - 1] };
+            let c = color_at_depth(root_color, d).index();
             if done[c] || tree.node(id).visits() < min_visits {
                 continue;
             }
@@ -78,7 +75,7 @@ impl RavePool {
 
     /// The pool of colour `c`: no particular order.
     pub fn of(&self, c: Color) -> &[Point] {
-        &self.moves[index(c)]
+        &self.moves[c.index()]
     }
 }
 
@@ -118,12 +115,14 @@ mod tests {
         (tree, vec![ten])
     }
 
-    fn mover(d: usize) -> Color {
-        if d.is_multiple_of(2) {
-            Color::Black
-        } else {
-            Color::White
-        }
+    /// The pools of the tree after White's node has had `white_visits`,
+    /// at most `size` moves each, from nodes of 50 visits or more.
+    fn pools(white_visits: u32, size: usize) -> RavePool {
+        let (tree, path) = two_ply_tree();
+        tree.node(path[0]).add_results(white_visits, white_visits);
+        let mut pool = RavePool::default();
+        pool.fill(&tree, &path, Color::Black, size, 50);
+        pool
     }
 
     fn sorted(pool: &[Point]) -> Vec<usize> {
@@ -134,24 +133,17 @@ mod tests {
 
     #[test]
     fn each_side_draws_its_best_amaf_moves_from_its_deepest_trusted_node() {
-        let (tree, path) = two_ply_tree();
-        tree.node(path[0]).add_results(60, 60);
-        let mut pool = RavePool::default();
-        pool.fill(&tree, tree.root(), &path, mover, 2, 50);
+        let pool = pools(60, 2);
         // Black's best two at the root, never the pass.
         assert_eq!(sorted(pool.of(Color::Black)), vec![10, 11]);
         // White's two at its node; 22 has too few AMAF samples to count.
         assert_eq!(sorted(pool.of(Color::White)), vec![20, 21]);
-        pool.fill(&tree, tree.root(), &path, mover, 1, 50);
-        assert_eq!(sorted(pool.of(Color::White)), vec![21]);
+        assert_eq!(sorted(pools(60, 1).of(Color::White)), vec![21]);
     }
 
     #[test]
     fn a_node_with_too_few_visits_gives_no_pool() {
-        let (tree, path) = two_ply_tree();
-        tree.node(path[0]).add_results(10, 10);
-        let mut pool = RavePool::default();
-        pool.fill(&tree, tree.root(), &path, mover, 3, 50);
+        let pool = pools(10, 3);
         assert!(pool.of(Color::White).is_empty());
         assert_eq!(sorted(pool.of(Color::Black)), vec![10, 11, 12]);
     }

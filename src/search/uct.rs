@@ -786,9 +786,8 @@ impl Worker {
         if params.pool_rate > 0 {
             self.scratch.rave_pool.fill(
                 tree,
-                tree.root(),
                 path.path,
-                |d| color_at_depth(root.color, d),
+                root.color,
                 params.pool_size as usize,
                 params.pool_visits,
             );
@@ -923,7 +922,7 @@ impl Worker {
 }
 
 /// The colour that chooses at depth `d` of a search whose root `root_color` moves at.
-fn color_at_depth(root_color: Color, d: usize) -> Color {
+pub(super) fn color_at_depth(root_color: Color, d: usize) -> Color {
     if d.is_multiple_of(2) {
         root_color
     } else {
