@@ -838,3 +838,36 @@ fn a_group_short_of_liberties_lives_by_taking_the_chain_in_atari() {
     assert_dead(&j, &g, &["B1", "B8", "B9"]);
     assert_eq!(j.score.to_string(), "B+1.5");
 }
+
+/// From a 9×9 game against GNU Go (seed 30762; GNU Go counted W+10, with
+/// the black chain B5..C1 dead). The chain has A3 and D1 and can fill
+/// neither. White can connect A4-A5 at A6 and then atari at A3, but
+/// Black answers A6 with a throw-in at A8 (or B8): White must take it
+/// and is left with one eye, A8, beside A3, so A3 is a self-atari again;
+/// D1 and E2 are self-ataris for White's bottom chains, which share
+/// them. No one can approach: the chain lives, in seki. (A brute-force
+/// search over A3, D1, E2, A6, A8, B8 and passes, twelve plies deep,
+/// finds no kill for White with either side first, and finds one as soon
+/// as Black may not throw in.)
+#[test]
+fn a_throw_in_keeps_the_race_a_seki() {
+    let g = game(
+        "
+        O O O O X . X . X
+        . . O X . X . X .
+        O O O X X . . X X
+        . O X X . X X . X
+        O X O O X . X X .
+        O X X O X . X . X
+        . X X O O X X X X
+        X X O O . O X O O
+        X X X . O O O O O",
+        "chinese",
+    );
+    let j = judge(&g, &config());
+    assert_not_dead(&j, &g, &["B5", "C1", "A4", "C2", "E1"]);
+    assert!(j.dead.is_empty(), "nothing is dead: {:?}", j.dead);
+    // Area: Black 49 (A3 and D1 are shared), White 30 with E2, which only
+    // white stones touch; komi 7.5.
+    assert_eq!(j.score.to_string(), "B+11.5");
+}
