@@ -218,3 +218,33 @@ fn a_full_arena_stops_growth_but_not_the_search() {
     assert!(tree.len() <= 1024);
     assert!(tree.is_full());
 }
+
+#[test]
+fn a_childs_own_playouts_count_twice_in_its_amaf_when_weighted_by_distance() {
+    // A playout through a child plays its move first of all the moves
+    // after its parent, the nearest, so weighting by distance counts it
+    // twice; unweighted, once. One thread: no AMAF update is lost.
+    let amaf_over_visits = |tuning: &str| {
+        let params = Params::tuned(9, PlayoutKind::Heavy, &Tuning::parse(tuning).unwrap());
+        let (tree, _, _) = searched_from_empty(&params, 1, 3000, 9);
+        let mut ratios = Vec::new();
+        for (id, child) in tree.children_of(tree.root()) {
+            let mut near = vec![(id, child)];
+            if child.children().is_some() {
+                near.extend(tree.children_of(id));
+            }
+            for (_, node) in near {
+                if node.visits() > 0 && node.as_move() != Move::Pass {
+                    ratios.push(f64::from(node.rave().0) / f64::from(node.visits()));
+                }
+            }
+        }
+        ratios
+    };
+    let weighted = amaf_over_visits("rave_distance=1");
+    assert!(weighted.len() > 20, "{} nodes", weighted.len());
+    assert!(weighted.iter().all(|&r| r >= 2.0), "{weighted:?}");
+    let plain = amaf_over_visits("");
+    assert!(plain.iter().all(|&r| r >= 1.0), "{plain:?}");
+    assert!(plain.iter().any(|&r| r < 2.0), "{plain:?}");
+}

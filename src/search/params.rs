@@ -131,6 +131,14 @@ pub struct Params {
     /// (9x9, komi 7, 5000 playouts) 2 won 333 of 388 games where the
     /// default won 342 (README, Benchmarks and long runs).
     pub rave_phase: f64,
+    /// Weight AMAF results by how soon after a node its child's move was
+    /// played (Fuego's weighted RAVE updates): twice in the first quarter
+    /// of the moves that follow the node, once in the middle half, not at
+    /// all in the last quarter, a step form of Fuego's weight falling from
+    /// 2 to 0 that keeps the AMAF counts at about their scale. A move
+    /// played late in a playout says little about playing it now. Off by
+    /// default.
+    pub rave_distance: bool,
     /// Points beyond komi the searching side asks of a playout before it
     /// counts it as won (0, the default, asks for none): a margin of
     /// safety against playouts that judge a close game too kindly, as they
@@ -259,6 +267,7 @@ impl Params {
             pool_size: 10,
             pool_visits: 50,
             crit_weight: 0.0,
+            rave_distance: false,
             crit_visits: 100.0,
             rave_phase: 0.0,
             ask_margin: 0.0,
@@ -324,7 +333,7 @@ fn percent(v: f64) -> u8 {
 type Setter = fn(&mut Params, f64);
 
 /// Every constant `--tune` can set: its name and how it is set.
-const KNOBS: [(&str, Setter); 64] = [
+const KNOBS: [(&str, Setter); 65] = [
     ("expand_at", |p, v| {
         p.expand_at = v.round().min(u32::MAX as f64) as u32
     }),
@@ -438,6 +447,7 @@ const KNOBS: [(&str, Setter); 64] = [
     ("crit_weight", |p, v| p.crit_weight = v),
     ("crit_visits", |p, v| p.crit_visits = v.max(1.0)),
     ("rave_phase", |p, v| p.rave_phase = v),
+    ("rave_distance", |p, v| p.rave_distance = v >= 0.5),
     ("explore_reply", |p, v| p.explore_reply = v),
     ("puct", |p, v| p.puct = v),
     ("ask_margin", |p, v| p.ask_margin = v),

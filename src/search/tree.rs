@@ -221,14 +221,14 @@ impl Node {
         self.rave.fetch_add(pack(visits, wins), Ordering::Relaxed);
     }
 
-    /// Counts one AMAF playout with a plain load and store instead of a
-    /// locked add: when two threads update the node at the same moment one
-    /// update is lost, visit and wins together (the pair is one word).
+    /// Counts AMAF visits with a plain load and store instead of a locked
+    /// add: when two threads update the node at the same moment one update
+    /// is lost, visits and wins together (the pair is one word).
     #[inline]
-    pub fn add_rave_lossy(&self, wins: u32) {
+    pub fn add_rave_lossy(&self, visits: u32, wins: u32) {
         let r = self.rave.load(Ordering::Relaxed);
         self.rave
-            .store(r.wrapping_add(pack(1, wins)), Ordering::Relaxed);
+            .store(r.wrapping_add(pack(visits, wins)), Ordering::Relaxed);
     }
 
     /// A playout passes down through this node: `virtual_loss` visits

@@ -567,6 +567,8 @@ pub struct Worker {
     moves: Vec<u16>,
     /// AMAF marks: `stamp * 2 + colour` for the earliest play at a point.
     mark: Vec<u32>,
+    /// Where in `moves` that earliest play is.
+    first_at: Vec<u16>,
     stamp: u32,
     children: Vec<NewChild>,
     /// Scratch for [`inherit_from_grandparent`], by move; all empty
@@ -597,6 +599,7 @@ impl Worker {
             path: Vec::with_capacity(64),
             moves: Vec::with_capacity(1024),
             mark: vec![0; len],
+            first_at: vec![0; len],
             stamp: 0,
             children: Vec::with_capacity(len),
             inherited: vec![Inherited::default(); len],
@@ -847,12 +850,13 @@ impl Worker {
             self.stamp = 1;
         }
         let stamp2 = self.stamp * 2;
-        for &m in self.moves[tree_moves..].iter().rev() {
-            note_first_play(&mut self.mark, stamp2, m);
+        let played = self.moves.len();
+        for i in (tree_moves..played).rev() {
+            note_first_play(&mut self.mark, &mut self.first_at, stamp2, self.moves[i], i);
         }
         for d in (0..=path.path.len()).rev() {
             if d < tree_moves {
-                note_first_play(&mut self.mark, stamp2, self.moves[d]);
+                note_first_play(&mut self.mark, &mut self.first_at, stamp2, self.moves[d], d);
             }
             let id = if d == 0 {
                 tree.root()
@@ -881,13 +885,22 @@ impl Worker {
                 hits[found] = k as u16;
                 found += (self.mark[child.mv() as usize] == want) as usize;
             }
+            let weight = |k: u16| {
+                if params.rave_distance {
+                    let first = self.first_at[block[k as usize].mv() as usize];
+                    amaf_weight(usize::from(first) - d, played - d)
+                } else {
+                    1
+                }
+            };
             if d == 0 {
                 // The root's children: summed here, added in batches.
                 self.root_rave
                     .resize(self.root_rave.len().max(n as usize), [0, 0]);
                 for &k in &hits[..found] {
-                    self.root_rave[k as usize][0] += 1;
-                    self.root_rave[k as usize][1] += result;
+                    let w = weight(k);
+                    self.root_rave[k as usize][0] += w;
+                    self.root_rave[k as usize][1] += w * result;
                 }
             } else {
                 // A plain load and store, not an atomic add: two workers
@@ -913,7 +926,10 @@ impl Worker {
                 // the threads meet in the tree, and what that costs, is in
                 // the README (Benchmarks).
                 for &k in &hits[..found] {
-                    block[k as usize].add_rave_lossy(result);
+                    let w = weight(k);
+                    if w != 0 {
+                        block[k as usize].add_rave_lossy(w, w * result);
+                    }
                 }
             }
         }
@@ -930,13 +946,28 @@ pub(super) fn color_at_depth(root_color: Color, d: usize) -> Color {
     }
 }
 
-/// Marks the point of a recorded move as first played by its colour (moves
-/// are noted from the last to the first, so the earliest play wins).
+/// Marks the point of the move recorded at `index` as first played by its
+/// colour there (moves are noted from the last to the first, so the
+/// earliest play wins).
 #[inline]
-fn note_first_play(mark: &mut [u32], stamp2: u32, m: u16) {
+fn note_first_play(mark: &mut [u32], first_at: &mut [u16], stamp2: u32, m: u16, index: usize) {
     let p = (m & !WHITE_MOVE) as usize;
     if p != PASS as usize {
         mark[p] = stamp2 + (m & WHITE_MOVE != 0) as u32;
+        first_at[p] = index as u16;
+    }
+}
+
+/// The weight of an AMAF result for a move first played `after` moves past
+/// the node, of the `span` moves that follow it (see
+/// [`Params::rave_distance`]).
+fn amaf_weight(after: usize, span: usize) -> u32 {
+    if 4 * after < span {
+        2
+    } else if 4 * after < 3 * span {
+        1
+    } else {
+        0
     }
 }
 
@@ -1079,6 +1110,23 @@ mod tests {
             tree.node(tree.child_with_move(a, 12).unwrap()).rave(),
             (0, 0)
         );
+    }
+
+    #[test]
+    fn amaf_results_weigh_less_the_later_the_move_was_played() {
+        // Of the 40 moves after a node: the first ten count twice, the
+        // middle twenty once, the last ten not at all.
+        let weights: Vec<u32> = (0..40).map(|after| amaf_weight(after, 40)).collect();
+        assert!(weights[..10].iter().all(|&w| w == 2), "{weights:?}");
+        assert!(weights[10..30].iter().all(|&w| w == 1), "{weights:?}");
+        assert!(weights[30..].iter().all(|&w| w == 0), "{weights:?}");
+        // The child's own move (0 after) always counts, and the weights
+        // keep the counts at their scale on any span.
+        for span in 1..200 {
+            assert!(amaf_weight(0, span) > 0, "{span}");
+            let total: u32 = (0..span).map(|after| amaf_weight(after, span)).sum();
+            assert!(total.abs_diff(span as u32) <= 2, "{span}: {total}");
+        }
     }
 
     #[test]
