@@ -137,7 +137,9 @@ pub struct Params {
     /// all in the last quarter, a step form of Fuego's weight falling from
     /// 2 to 0 that keeps the AMAF counts at about their scale. A move
     /// played late in a playout says little about playing it now. Off by
-    /// default.
+    /// default: against the shipped search at 5,000 playouts (9x9, komi
+    /// 7.5, book off) it won 395 of 771 games (README, Self-play as a
+    /// screen).
     pub rave_distance: bool,
     /// Points beyond komi the searching side asks of a playout before it
     /// counts it as won (0, the default, asks for none): a margin of
