@@ -103,7 +103,18 @@ fn searched_from_empty(
     playouts: u64,
     size: usize,
 ) -> (Tree, Root, u64) {
-    let game = Game::new(size, Rules::default()).unwrap();
+    searched_from_empty_at_komi(params, threads, playouts, size, Rules::default().komi)
+}
+
+fn searched_from_empty_at_komi(
+    params: &Params,
+    threads: usize,
+    playouts: u64,
+    size: usize,
+    komi: f64,
+) -> (Tree, Root, u64) {
+    let mut game = Game::new(size, Rules::default()).unwrap();
+    game.set_komi(komi);
     let tree = Tree::new(200_000);
     let root = Root {
         board: Board::new(size).unwrap(),
@@ -247,4 +258,58 @@ fn a_childs_own_playouts_count_twice_in_its_amaf_when_weighted_by_distance() {
     let plain = amaf_over_visits("");
     assert!(plain.iter().all(|&r| r >= 1.0), "{plain:?}");
     assert!(plain.iter().any(|&r| r < 2.0), "{plain:?}");
+}
+
+#[test]
+fn the_opponents_first_plays_join_a_childs_amaf_with_the_opponents_result() {
+    // With a komi of -100 Black wins every playout from the empty 9x9
+    // board. A child of the root (Black to play) gets Black's first plays
+    // of its point twice, as wins, and White's once, with White's result:
+    // a loss. So its AMAF win rate falls below one exactly when White
+    // took its point first in some playout; without the knob it is one.
+    let amaf_of_roots_children = |tuning: &str| {
+        let params = Params::tuned(9, PlayoutKind::Heavy, &Tuning::parse(tuning).unwrap());
+        let (tree, _, done) = searched_from_empty_at_komi(&params, 1, 2000, 9, -100.0);
+        let children: Vec<(u32, u32)> = tree
+            .children_of(tree.root())
+            .filter(|(_, child)| child.as_move() != Move::Pass)
+            .map(|(_, child)| child.rave())
+            .collect();
+        (children, done)
+    };
+    let (plain, plain_done) = amaf_of_roots_children("");
+    assert!(plain.len() > 40, "{} children", plain.len());
+    assert!(plain.iter().all(|&(n, w)| w == 2 * n), "{plain:?}");
+    let (both, both_done) = amaf_of_roots_children("rave_opponent=1");
+    let lower = both.iter().filter(|&&(n, w)| w < 2 * n).count();
+    assert!(
+        lower > 40,
+        "{lower} of {} children below one: {both:?}",
+        both.len()
+    );
+    // Wins come from Black's plays alone, two each: their visits are
+    // half the wins, the rest are White's plays. Each playout has Black
+    // and White take about as many points first.
+    let black: u64 = both.iter().map(|&(_, w)| u64::from(w) / 2).sum();
+    let white: u64 = both.iter().map(|&(n, w)| u64::from(n - w / 2)).sum();
+    let plain_black: u64 = plain.iter().map(|&(n, _)| u64::from(n)).sum();
+    let per_playout = |x: u64, done: u64| x as f64 / done as f64;
+    assert!(
+        (per_playout(black, both_done) - 2.0 * per_playout(plain_black, plain_done)).abs()
+            < 0.3 * per_playout(black, both_done),
+        "{black} {plain_black}"
+    );
+    assert!(
+        per_playout(white, both_done) > 10.0,
+        "{white} over {both_done} playouts"
+    );
+    // Near: only White's first plays in the first quarter of the playout
+    // count, about a quarter of them.
+    let (near, near_done) = amaf_of_roots_children("rave_opponent=1,rave_opponent_near=1");
+    let near_white: u64 = near.iter().map(|&(n, w)| u64::from(n - w / 2)).sum();
+    let share = per_playout(near_white, near_done) / per_playout(white, both_done);
+    assert!(
+        (0.1..0.45).contains(&share),
+        "{near_white} of {white}: {share}"
+    );
 }

@@ -885,14 +885,34 @@ impl Worker {
                 hits[found] = k as u16;
                 found += (self.mark[child.mv() as usize] == want) as usize;
             }
+            let own_weight = if params.rave_opponent > 0 { 2 } else { 1 };
             let weight = |k: u16| {
                 if params.rave_distance {
                     let first = self.first_at[block[k as usize].mv() as usize];
-                    amaf_weight(usize::from(first) - d, played - d)
+                    own_weight * amaf_weight(usize::from(first) - d, played - d)
                 } else {
-                    1
+                    own_weight
                 }
             };
+            // The opponent's first plays, behind the chooser's own (found
+            // from the end of `hits` down), with the opponent's result.
+            let mut taken = hits.len();
+            if params.rave_opponent > 0 {
+                let theirs = want ^ 1;
+                let last = if params.rave_opponent_near {
+                    d + (played - d).div_ceil(4)
+                } else {
+                    played
+                };
+                for (k, child) in block.iter().enumerate().rev() {
+                    let p = child.mv() as usize;
+                    if self.mark[p] == theirs && usize::from(self.first_at[p]) < last {
+                        taken -= 1;
+                        hits[taken] = k as u16;
+                    }
+                }
+            }
+            let (taken_weight, taken_result) = (params.rave_opponent, 2 - result);
             if d == 0 {
                 // The root's children: summed here, added in batches.
                 self.root_rave
@@ -901,6 +921,10 @@ impl Worker {
                     let w = weight(k);
                     self.root_rave[k as usize][0] += w;
                     self.root_rave[k as usize][1] += w * result;
+                }
+                for &k in &hits[taken..] {
+                    self.root_rave[k as usize][0] += taken_weight;
+                    self.root_rave[k as usize][1] += taken_weight * taken_result;
                 }
             } else {
                 // A plain load and store, not an atomic add: two workers
@@ -930,6 +954,9 @@ impl Worker {
                     if w != 0 {
                         block[k as usize].add_rave_lossy(w, w * result);
                     }
+                }
+                for &k in &hits[taken..] {
+                    block[k as usize].add_rave_lossy(taken_weight, taken_weight * taken_result);
                 }
             }
         }
