@@ -94,6 +94,12 @@ pub struct Params {
     pub shapes: ShapeChoice,
     /// Percent chance of the heavy playouts' two-liberty stage.
     pub two_liberty_rate: u8,
+    /// Percent chance of the heavy playouts retaking a ko at the first
+    /// turn the ban allows (see `PlayoutStyle::ko_rate`).
+    pub ko_rate: u8,
+    /// With `ko_rate`, the capturer may also end the ko by filling it
+    /// (see `PlayoutStyle::ko_connect`).
+    pub ko_connect: bool,
     /// Last good replies in the heavy playouts: 0 off, 1 or 2 moves back.
     pub replies: u8,
     /// Candidates the heavy playouts' random stage weighs by their move
@@ -278,6 +284,8 @@ impl Params {
             fill_tries: 0,
             shapes: ShapeChoice::Mogo,
             two_liberty_rate: 0,
+            ko_rate: 0,
+            ko_connect: false,
             replies: 0,
             mast: 0,
             atari_rate: ATARI_RATE,
@@ -354,7 +362,7 @@ fn percent(v: f64) -> u8 {
 type Setter = fn(&mut Params, f64);
 
 /// Every constant `--tune` can set: its name and how it is set.
-const KNOBS: [(&str, Setter); 67] = [
+const KNOBS: [(&str, Setter); 69] = [
     ("expand_at", |p, v| {
         p.expand_at = v.round().min(u32::MAX as f64) as u32
     }),
@@ -410,6 +418,8 @@ const KNOBS: [(&str, Setter); 67] = [
     ("playout_two_liberties", |p, v| {
         p.two_liberty_rate = percent(v)
     }),
+    ("playout_ko_rate", |p, v| p.ko_rate = percent(v)),
+    ("playout_ko_connect", |p, v| p.ko_connect = v >= 0.5),
     ("playout_replies", |p, v| {
         p.replies = v.round().clamp(0.0, 2.0) as u8
     }),
@@ -536,6 +546,8 @@ impl Params {
             fill_tries: self.fill_tries,
             shapes: self.shapes,
             two_liberty_rate: self.two_liberty_rate,
+            ko_rate: self.ko_rate,
+            ko_connect: self.ko_connect,
             replies: self.replies,
             mast: self.mast,
             pool_rate: self.pool_rate,

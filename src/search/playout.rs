@@ -218,6 +218,16 @@ pub struct PlayoutStyle {
     /// pool of moves the tree's AMAF values favour (see `rave_pool`),
     /// playing the drawn move if it is sensible; 0 turns it off.
     pub pool_rate: u8,
+    /// Percent chance of retaking a ko at the first turn the ban allows,
+    /// if the point still captures (Pachi's ko fights): the side that lost
+    /// the ko has played a threat, its opponent answered, and now it takes
+    /// back. Without it the random moves let a ko drop after one capture,
+    /// and the playouts give it to whoever took first. 0 turns it off.
+    pub ko_rate: u8,
+    /// With `ko_rate`, the capturer also ends the ko at its first turn
+    /// after the ban (at the same rate), before the loser can retake: the
+    /// move between was seldom a real threat (Pachi's ko stage does both).
+    pub ko_connect: bool,
 }
 
 impl PlayoutStyle {
@@ -233,6 +243,8 @@ impl PlayoutStyle {
         shape_rate: SHAPE_RATE,
         mast: 0,
         pool_rate: 0,
+        ko_rate: 0,
+        ko_connect: false,
     };
 }
 
@@ -307,9 +319,17 @@ pub fn play_out(
         .map(|k| decode_move(record[k]))
         .filter(|&(p, c)| c == to_move && p != 0)
         .map(|(p, _)| Point(p));
+    // A ko the tree's last move took counts too.
+    let mut ko_fight = KoFight::default();
+    ko_fight.note(board, 0);
     while moves < limit {
+        let retake = (style.ko_rate > 0)
+            .then(|| ko_fight.take(board, to_move, moves, style.ko_connect))
+            .flatten()
+            .filter(|_| below(rng, 100) < style.ko_rate as usize);
         let choice = match style.kind {
             PlayoutKind::Light => random_light_move(board, to_move, rng),
+            PlayoutKind::Heavy if retake.is_some() => retake,
             PlayoutKind::Heavy => {
                 let reply = if style.replies > 0 {
                     scratch.replies.reply(to_move, record)
@@ -345,6 +365,7 @@ pub fn play_out(
         }
         last_captured = board.captures(to_move) - captured_before;
         moves += 1;
+        ko_fight.note(board, moves);
         to_move = to_move.opponent();
         if style.mercy && moves % 8 == 0 {
             let lead = board.stones(Color::Black).count() as i64
@@ -359,6 +380,45 @@ pub fn play_out(
         black,
         white,
         moves: moves as u32,
+    }
+}
+
+/// The last ko capture of a playout, so that the side that lost the ko
+/// can take it back at the first turn the ban allows.
+#[derive(Default)]
+struct KoFight {
+    /// The point the capture banned, and the number of moves played by then.
+    banned: Option<(Point, usize)>,
+}
+
+impl KoFight {
+    /// Notes the position after `moves` moves.
+    fn note(&mut self, board: &Board, moves: usize) {
+        if let Some(k) = board.ko_point() {
+            self.banned = Some((k, moves));
+        }
+    }
+
+    /// The ko move for `c`, to play after `moves` moves: the banned point,
+    /// if `c` lost the ko two moves ago (it has played a threat since, and
+    /// the capturer answered) and playing there still captures one stone;
+    /// with `connect`, also for the capturer at its first turn after the
+    /// ban, if the ko is still on: it ends the ko by filling the point.
+    fn take(&self, board: &Board, c: Color, moves: usize, connect: bool) -> Option<Point> {
+        let (p, at) = self.banned?;
+        let lone_stone_in_atari_there = |owner: Color| {
+            board.neighbours(p).into_iter().any(|q| {
+                let q = Point(q);
+                board.color_at(q) == Some(owner)
+                    && board.atari_liberty(q) == Some(p)
+                    && board.chain_len(q) == 1
+            })
+        };
+        let playable =
+            || board.is_legal_no_suicide(c, p) && !board.move_shape(c, p, 2).is_self_atari();
+        let retake = moves == at + 2 && lone_stone_in_atari_there(c.opponent());
+        let fill = connect && moves == at + 1 && lone_stone_in_atari_there(c);
+        ((retake || fill) && playable()).then_some(p)
     }
 }
 
@@ -1020,6 +1080,110 @@ mod tests {
         assert!(near > 90, "{near}/200 next to the last move");
         let far = answers_in_style(diagram, Color::Black, "E5", 0, SOFTMAX, &["A1", "J9"]);
         assert!(far < 10, "{far}/200 in the far corners");
+    }
+
+    #[test]
+    fn a_ko_is_retaken_after_one_exchange_or_connected_by_the_capturer() {
+        // Black C3 takes the white stone B3: White may not retake at once.
+        let diagram = "
+            . . . . .
+            . X O . .
+            X O . O .
+            . X O . .
+            . . . . .";
+        let start = Board::from_ascii(diagram).unwrap();
+        let play = |b: &mut Board, c: Color, v: &str| {
+            b.place(c, at(b, v), false).unwrap();
+        };
+        let mut b = start.clone();
+        let mut fight = KoFight::default();
+        play(&mut b, Color::Black, "C3");
+        fight.note(&b, 1);
+        assert_eq!(fight.take(&b, Color::White, 1, true), None, "banned");
+        play(&mut b, Color::White, "E5"); // a threat
+        fight.note(&b, 2);
+        assert_eq!(
+            fight.take(&b, Color::Black, 2, false),
+            None,
+            "no connect asked"
+        );
+        assert_eq!(
+            fight.take(&b, Color::Black, 2, true),
+            Some(at(&b, "B3")),
+            "connect"
+        );
+        let mut answered = b.clone();
+        play(&mut answered, Color::Black, "E4"); // the answer
+        fight.note(&answered, 3);
+        assert_eq!(
+            fight.take(&answered, Color::White, 3, false),
+            Some(at(&b, "B3"))
+        );
+        // Too late: White played elsewhere once more.
+        play(&mut answered, Color::White, "A1");
+        fight.note(&answered, 4);
+        play(&mut answered, Color::Black, "E1");
+        fight.note(&answered, 5);
+        assert_eq!(
+            fight.take(&answered, Color::White, 5, true),
+            None,
+            "too late"
+        );
+        // Black connected instead of answering: the ko is over.
+        play(&mut b, Color::Black, "B3");
+        fight.note(&b, 3);
+        assert_eq!(fight.take(&b, Color::White, 3, true), None, "filled");
+    }
+
+    #[test]
+    fn playouts_fight_a_ko_only_when_asked() {
+        // Black D4 has just taken the ko at C4. With the ko stage on,
+        // White's first move is a threat, Black answers, and White takes
+        // back at C4, nearly always; with it off, seldom. Asked to connect,
+        // Black fills C4 instead of answering.
+        let diagram = "
+            . . . . . . .
+            . . . . . . .
+            . . X O . . .
+            . X O . O . .
+            . . X O . . .
+            . . . . . . .
+            . . . . . . .";
+        let start = Board::from_ascii(diagram).unwrap();
+        let ko_move_at = |ko_rate: u8, ko_connect: bool, index: usize| {
+            let style = PlayoutStyle {
+                ko_rate,
+                ko_connect,
+                ..PlayoutStyle::HEAVY
+            };
+            let mut rng = rand::rngs::SmallRng::seed_from_u64(5);
+            let mut scratch = PlayoutScratch::default();
+            let (capture, retake) = (at(&start, "D4"), at(&start, "C4"));
+            (0..200)
+                .filter(|_| {
+                    let mut b = start.clone();
+                    let mut record = Vec::new();
+                    b.place(Color::Black, capture, false).unwrap();
+                    play_out(
+                        &mut b,
+                        Color::White,
+                        Some(capture),
+                        style,
+                        &mut rng,
+                        &mut record,
+                        &mut scratch,
+                    );
+                    let mover = [Color::White, Color::Black][index % 2];
+                    record.get(index) == Some(&encode_move(mover, retake))
+                })
+                .count()
+        };
+        let (off, on) = (ko_move_at(0, false, 2), ko_move_at(100, false, 2));
+        assert!(on > 150, "{on} of 200 retaken with the stage on");
+        assert!(off < 100, "{off} of 200 retaken with it off");
+        let (off, on) = (ko_move_at(100, false, 1), ko_move_at(100, true, 1));
+        assert!(on > 150, "{on} of 200 connected when asked");
+        assert!(off < 100, "{off} of 200 connected when not asked");
     }
 
     #[test]
