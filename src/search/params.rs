@@ -95,10 +95,14 @@ pub struct Params {
     /// Percent chance of the heavy playouts' two-liberty stage.
     pub two_liberty_rate: u8,
     /// Percent chance of the heavy playouts retaking a ko at the first
-    /// turn the ban allows (see `PlayoutStyle::ko_rate`).
+    /// turn the ban allows (see `PlayoutStyle::ko_rate`). Off (0) by
+    /// default: in self-play against the shipped search at 5,000 playouts
+    /// (9x9, komi 7.5, book off) 40 won 123 of 232 games (README,
+    /// Self-play as a screen).
     pub ko_rate: u8,
     /// With `ko_rate`, the capturer may also end the ko by filling it
-    /// (see `PlayoutStyle::ko_connect`).
+    /// (see `PlayoutStyle::ko_connect`). Off: with `ko_rate=40` it won 128
+    /// of 233 in the same screen and 381 of 739 on fresh seeds.
     pub ko_connect: bool,
     /// Last good replies in the heavy playouts: 0 off, 1 or 2 moves back.
     pub replies: u8,
