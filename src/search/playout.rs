@@ -319,13 +319,17 @@ pub fn play_out(
         .map(|k| decode_move(record[k]))
         .filter(|&(p, c)| c == to_move && p != 0)
         .map(|(p, _)| Point(p));
-    // A ko the tree's last move took counts too.
-    let mut ko_fight = KoFight::default();
-    ko_fight.note(board, 0);
+    // Kept only when the ko stage is on. A ko the tree's last move took
+    // counts too.
+    let mut ko_fight = (style.ko_rate > 0).then(|| {
+        let mut fight = KoFight::default();
+        fight.note(board, 0);
+        fight
+    });
     while moves < limit {
-        let retake = (style.ko_rate > 0)
-            .then(|| ko_fight.take(board, to_move, moves, style.ko_connect))
-            .flatten()
+        let retake = ko_fight
+            .as_ref()
+            .and_then(|fight| fight.take(board, to_move, moves, style.ko_connect))
             .filter(|_| below(rng, 100) < style.ko_rate as usize);
         let choice = match style.kind {
             PlayoutKind::Light => random_light_move(board, to_move, rng),
@@ -365,7 +369,9 @@ pub fn play_out(
         }
         last_captured = board.captures(to_move) - captured_before;
         moves += 1;
-        ko_fight.note(board, moves);
+        if let Some(fight) = ko_fight.as_mut() {
+            fight.note(board, moves);
+        }
         to_move = to_move.opponent();
         if style.mercy && moves % 8 == 0 {
             let lead = board.stones(Color::Black).count() as i64
