@@ -168,6 +168,13 @@ pub struct Params {
     /// not help either: with `rave_opponent=1` it won 2 of 14 in the same
     /// screen.
     pub rave_opponent_near: bool,
+    /// The prior also counts as this many times as much AMAF experience
+    /// (heuristic MC-RAVE, Gelly and Silver 2007: the heuristic starts
+    /// both the real and the AMAF value). With the prior in the real
+    /// results alone, a child's first hundred AMAF playouts outweigh it
+    /// nine to one; here it keeps its say until the AMAF counts grow past
+    /// it. 0, the default, leaves the AMAF to the playouts.
+    pub prior_amaf: f64,
     /// Points beyond komi the searching side asks of a playout before it
     /// counts it as won (0, the default, asks for none): a margin of
     /// safety against playouts that judge a close game too kindly, as they
@@ -303,6 +310,7 @@ impl Params {
             rave_distance: false,
             rave_opponent: 0,
             rave_opponent_near: false,
+            prior_amaf: 0.0,
             ask_margin: 0.0,
             widening: 0.0,
             rave_grandparent: 0,
@@ -366,7 +374,7 @@ fn percent(v: f64) -> u8 {
 type Setter = fn(&mut Params, f64);
 
 /// Every constant `--tune` can set: its name and how it is set.
-const KNOBS: [(&str, Setter); 69] = [
+const KNOBS: [(&str, Setter); 70] = [
     ("expand_at", |p, v| {
         p.expand_at = v.round().min(u32::MAX as f64) as u32
     }),
@@ -491,6 +499,7 @@ const KNOBS: [(&str, Setter); 69] = [
     ("puct", |p, v| p.puct = v),
     ("ask_margin", |p, v| p.ask_margin = v),
     ("widening", |p, v| p.widening = v),
+    ("prior_amaf", |p, v| p.prior_amaf = v.max(0.0)),
     ("rave_grandparent", |p, v| {
         p.rave_grandparent = v.min(f64::from(u16::MAX)) as u32
     }),

@@ -339,7 +339,11 @@ fn blended_value(
     let (real_visits, real_wins) = child.results();
     let visits = real_visits + prior_n;
     let wins = real_wins + prior_w;
-    let (rave_n, rave_wins) = child.rave();
+    let (mut rave_n, mut rave_wins) = child.rave();
+    if params.prior_amaf > 0.0 {
+        rave_n += (f64::from(prior_n) * params.prior_amaf) as u32;
+        rave_wins += (f64::from(prior_w) * params.prior_amaf) as u32;
+    }
     // (1 - beta) * wins / (2 visits) + beta * rave_wins / (2 rave_n) with
     // beta = rave_n / (rave_n + visits + rave_n * visits / rave_equiv),
     // brought over one denominator: one division per child, not three, in
@@ -1314,7 +1318,16 @@ mod tests {
 
     #[test]
     fn the_value_is_the_mc_rave_blend_of_real_and_amaf_results() {
-        let params = Params::new(9, PlayoutKind::Light);
+        for prior_amaf in [0.0, 1.0, 2.5] {
+            let mut params = Params::new(9, PlayoutKind::Light);
+            params.prior_amaf = prior_amaf;
+            check_mc_rave_blend(&params);
+        }
+    }
+
+    /// Gelly and Silver's blend, written out the long way, with the prior
+    /// counted `prior_amaf` times into the AMAF experience too.
+    fn check_mc_rave_blend(params: &Params) {
         // (prior visits, prior half-point wins, visits, wins, AMAF visits, AMAF wins)
         let cases = [
             (0, 0, 0, 0, 0, 0),
@@ -1340,19 +1353,19 @@ mod tests {
             let child = tree.node(id);
             child.add_results(n, w);
             child.add_rave(rn, rw);
-            // Gelly and Silver's blend, written out the long way.
             let visits = (pn as u32 + n) as f64;
             let mut expected = if visits > 0.0 {
                 (pw as u32 + w) as f64 / (2.0 * visits)
             } else {
                 params.fpu
             };
-            if rn > 0 {
-                let r = rn as f64;
+            let r = (rn as f64 + pn as f64 * params.prior_amaf).floor();
+            let r_wins = (rw as f64 + pw as f64 * params.prior_amaf).floor();
+            if r > 0.0 {
                 let beta = r / (r + visits + r * visits / params.rave_equiv);
-                expected = (1.0 - beta) * expected + beta * rw as f64 / (2.0 * r);
+                expected = (1.0 - beta) * expected + beta * r_wins / (2.0 * r);
             }
-            let (value, counted) = child_value(&tree, id, &params);
+            let (value, counted) = child_value(&tree, id, params);
             assert!((value - expected).abs() < 1e-12, "{value} {expected}");
             assert_eq!(counted, pn as u32 + n);
         }
