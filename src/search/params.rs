@@ -175,6 +175,16 @@ pub struct Params {
     /// nine to one; here it keeps its say until the AMAF counts grow past
     /// it. 0, the default, leaves the AMAF to the playouts.
     pub prior_amaf: f64,
+    /// A share of the gap between a move's value and what its opponent's
+    /// best reply leaves it (one minus that reply's real win rate, among
+    /// replies with at least `minimax_visits` playouts) comes off the
+    /// move's value: a mix of the mean and the minimax backup, after
+    /// Coulom (2006). The mean of a move counts the opponent's weaker
+    /// replies tried before the refutation, so it stays high for a while
+    /// after the refutation is found; this brings it down at once. 0, the
+    /// default, backs up the mean alone.
+    pub minimax: f64,
+    pub minimax_visits: u32,
     /// Points beyond komi the searching side asks of a playout before it
     /// counts it as won (0, the default, asks for none): a margin of
     /// safety against playouts that judge a close game too kindly, as they
@@ -311,6 +321,8 @@ impl Params {
             rave_opponent: 0,
             rave_opponent_near: false,
             prior_amaf: 0.0,
+            minimax: 0.0,
+            minimax_visits: 40,
             ask_margin: 0.0,
             widening: 0.0,
             rave_grandparent: 0,
@@ -374,7 +386,7 @@ fn percent(v: f64) -> u8 {
 type Setter = fn(&mut Params, f64);
 
 /// Every constant `--tune` can set: its name and how it is set.
-const KNOBS: [(&str, Setter); 70] = [
+const KNOBS: [(&str, Setter); 72] = [
     ("expand_at", |p, v| {
         p.expand_at = v.round().min(u32::MAX as f64) as u32
     }),
@@ -500,6 +512,8 @@ const KNOBS: [(&str, Setter); 70] = [
     ("ask_margin", |p, v| p.ask_margin = v),
     ("widening", |p, v| p.widening = v),
     ("prior_amaf", |p, v| p.prior_amaf = v.max(0.0)),
+    ("minimax", |p, v| p.minimax = v.clamp(0.0, 1.0)),
+    ("minimax_visits", |p, v| p.minimax_visits = visits(v).into()),
     ("rave_grandparent", |p, v| {
         p.rave_grandparent = v.min(f64::from(u16::MAX)) as u32
     }),

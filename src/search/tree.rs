@@ -89,6 +89,10 @@ pub struct Tally {
     /// node's visits. Added with a plain load and store like the AMAF
     /// pairs: a rare lost update only blurs an estimate.
     score_sum: AtomicI64,
+    /// The best real win rate among this node's children that have enough
+    /// visits, in 1/65535ths plus one (0: none yet), as the last selection
+    /// at this node found it: the reply that refutes the move so far.
+    best_reply: AtomicU32,
 }
 
 impl Tally {
@@ -109,10 +113,26 @@ impl Tally {
             .store(sum.wrapping_add(i64::from(margin)), Ordering::Relaxed);
     }
 
+    /// See `best_reply` above: the best child's real win rate, 0 to 1.
+    #[inline]
+    pub fn best_reply(&self) -> Option<f64> {
+        match self.best_reply.load(Ordering::Relaxed) {
+            0 => None,
+            b => Some(f64::from(b - 1) / f64::from(u16::MAX)),
+        }
+    }
+
+    #[inline]
+    pub fn set_best_reply(&self, winrate: f64) {
+        let b = (winrate.clamp(0.0, 1.0) * f64::from(u16::MAX)).round() as u32 + 1;
+        self.best_reply.store(b, Ordering::Relaxed);
+    }
+
     fn copy_from(&self, other: &Tally) {
         let r = Ordering::Relaxed;
         self.stops.store(other.stops.load(r), r);
         self.score_sum.store(other.score_sum.load(r), r);
+        self.best_reply.store(other.best_reply.load(r), r);
     }
 }
 

@@ -396,12 +396,21 @@ fn select(
     let per_equiv = params.rave_equiv.recip();
     let mut best = None;
     let mut best_value = f64::NEG_INFINITY;
+    let mut best_reply = None::<f64>;
     let considered = widened(params.widening, parent_visits);
     for (id, child) in (first..).zip(tree.block(first, n)).take(considered) {
         if child.is_pruned() {
             continue;
         }
         let (mut value, visits) = blended_value(tree, id, child, params, per_equiv);
+        if params.minimax > 0.0 {
+            let (real, wins) = child.results();
+            if real >= params.minimax_visits.max(1) {
+                let rate = f64::from(wins) / f64::from(2 * real);
+                best_reply = Some(best_reply.map_or(rate, |b| b.max(rate)));
+            }
+            value = toward_minimax(value, tree.tally(id).best_reply(), params.minimax);
+        }
         if explore > 0.0 {
             value += explore * (log_n / (visits + 1) as f64).sqrt();
         }
@@ -417,7 +426,21 @@ fn select(
             best = Some(id);
         }
     }
+    if let Some(b) = best_reply {
+        tree.tally(parent).set_best_reply(b);
+    }
     best
+}
+
+/// `value` moved `share` of the way down to what the opponent's best
+/// reply (its win rate `reply`) leaves the move, never up: the mean
+/// counts the weaker replies tried on the way to the refutation, and so
+/// errs only on the high side.
+fn toward_minimax(value: f64, reply: Option<f64>, share: f64) -> f64 {
+    match reply {
+        Some(r) if 1.0 - r < value => value - share * (value - (1.0 - r)),
+        _ => value,
+    }
 }
 
 /// A leaf about to be expanded: `color` moves there, `depth` moves below
@@ -1314,6 +1337,52 @@ mod tests {
         // A side that is not losing stays greedy.
         tree.node(tree.root()).add_results(8000, 2 * 4000);
         assert_eq!(pick("explore_lost=0.3"), Some(a));
+    }
+
+    #[test]
+    fn a_move_whose_refutation_is_found_drops_by_its_minimax_share() {
+        // `a` has won 70% of 100 playouts and `b` 65%. Below `a` the
+        // opponent's first 50 tries went to a weak reply; the next 50 found
+        // `x`, which wins 60% for it: `a` is worth 40% against `x`.
+        let (tree, a, b) = root_with_two_children();
+        tree.node(tree.root()).add_results(200, 2 * 65);
+        tree.node(a).add_results(100, 2 * 70);
+        tree.node(b).add_results(100, 2 * 65);
+        assert!(tree.node(a).try_begin_expansion());
+        let reply = |mv| NewChild {
+            mv,
+            ..Default::default()
+        };
+        assert!(tree.expand(a, &[reply(20), reply(21)]));
+        let x = tree.child_with_move(a, 20).unwrap();
+        let weak = tree.child_with_move(a, 21).unwrap();
+        tree.node(weak).add_results(50, 0);
+        tree.node(x).add_results(50, 2 * 30);
+        let params =
+            |knobs: &str| Params::tuned(9, PlayoutKind::Heavy, &Tuning::parse(knobs).unwrap());
+        let pick = |knobs: &str| select(&tree, tree.root(), &params(knobs), 0.0, &[]);
+        assert_eq!(pick("minimax=0.5"), Some(a), "no descent below a yet");
+        // A descent through `a` notes its best reply, the opponent's `x`.
+        assert_eq!(select(&tree, a, &params("minimax=0.5"), 0.0, &[]), Some(x));
+        assert_eq!(pick(""), Some(a), "the mean alone keeps a");
+        // 0.70 - 0.5 * (0.70 - 0.40) = 0.55 < 0.65.
+        assert_eq!(pick("minimax=0.5"), Some(b));
+        // 0.70 - 0.1 * 0.30 = 0.67 > 0.65.
+        assert_eq!(pick("minimax=0.1"), Some(a));
+        // Fewer playouts than asked for: no reply counts yet.
+        tree.tally(a).set_best_reply(0.0);
+        assert_eq!(
+            select(&tree, a, &params("minimax=0.5,minimax_visits=51"), 0.0, &[]),
+            Some(x)
+        );
+        assert_eq!(
+            pick("minimax=0.5"),
+            Some(a),
+            "a reply worth nothing leaves the mean"
+        );
+        // A reply that is worse for the opponent than the mean says never
+        // raises the move.
+        assert!((toward_minimax(0.3, Some(0.2), 1.0) - 0.3).abs() < 1e-12);
     }
 
     #[test]
