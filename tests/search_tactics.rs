@@ -149,6 +149,7 @@ fn playout_and_root_knobs_still_find_the_tactical_moves() {
         "rave_distance=1",
         "rave_opponent=1",
         "prior_amaf=1",
+        "playout_mix_learned=160",
         "playout_ko_rate=40,playout_ko_connect=1",
     ] {
         let mv = best_move_tuned(ONLY_MOVE_THAT_LIVES, Color::Black, 3000, heavy, 0.5, tuning);

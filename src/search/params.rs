@@ -185,6 +185,13 @@ pub struct Params {
     /// default, backs up the mean alone.
     pub minimax: f64,
     pub minimax_visits: u32,
+    /// Every other playout, at random, picks its shape moves among the
+    /// learned shapes of at least this strength instead of the configured
+    /// shapes (0, the default: never). Two playout policies that win as
+    /// many games alone (the MoGo shapes and the learned ones from 160)
+    /// misjudge different positions; averaged, each one's errors count
+    /// half.
+    pub mix_learned: u8,
     /// Points beyond komi the searching side asks of a playout before it
     /// counts it as won (0, the default, asks for none): a margin of
     /// safety against playouts that judge a close game too kindly, as they
@@ -323,6 +330,7 @@ impl Params {
             prior_amaf: 0.0,
             minimax: 0.0,
             minimax_visits: 40,
+            mix_learned: 0,
             ask_margin: 0.0,
             widening: 0.0,
             rave_grandparent: 0,
@@ -386,7 +394,7 @@ fn percent(v: f64) -> u8 {
 type Setter = fn(&mut Params, f64);
 
 /// Every constant `--tune` can set: its name and how it is set.
-const KNOBS: [(&str, Setter); 72] = [
+const KNOBS: [(&str, Setter); 73] = [
     ("expand_at", |p, v| {
         p.expand_at = v.round().min(u32::MAX as f64) as u32
     }),
@@ -514,6 +522,9 @@ const KNOBS: [(&str, Setter); 72] = [
     ("prior_amaf", |p, v| p.prior_amaf = v.max(0.0)),
     ("minimax", |p, v| p.minimax = v.clamp(0.0, 1.0)),
     ("minimax_visits", |p, v| p.minimax_visits = visits(v).into()),
+    ("playout_mix_learned", |p, v| {
+        p.mix_learned = v.round().clamp(0.0, 255.0) as u8
+    }),
     ("rave_grandparent", |p, v| {
         p.rave_grandparent = v.min(f64::from(u16::MAX)) as u32
     }),
@@ -583,6 +594,17 @@ impl Params {
         }
     }
 
+    /// The style of one playout: [`Params::playout_style`], with the
+    /// learned shapes instead of the configured ones every other time at
+    /// random when `mix_learned` asks for them.
+    pub fn playout_style_drawn(&self, mercy: bool, rng: &mut impl rand::Rng) -> PlayoutStyle {
+        let mut style = self.playout_style(mercy);
+        if self.mix_learned > 0 && rng.gen::<bool>() {
+            style.shapes = ShapeChoice::Learned(self.mix_learned);
+        }
+        style
+    }
+
     /// These constants for a search from `board`: `rave_equiv` scaled down
     /// by how full the board is (see [`Params::rave_phase`]).
     pub fn at(mut self, board: &Board) -> Params {
@@ -626,6 +648,28 @@ mod tests {
             (style.atari_rate, style.shape_rate),
             (ATARI_RATE, SHAPE_RATE)
         );
+    }
+
+    #[test]
+    fn a_playout_mix_draws_the_learned_shapes_for_about_half_the_playouts() {
+        use rand::SeedableRng;
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(7);
+        let learned = |knobs: &str, rng: &mut rand::rngs::SmallRng| {
+            let params = Params::tuned(9, PlayoutKind::Heavy, &Tuning::parse(knobs).unwrap());
+            (0..1000)
+                .filter(|_| {
+                    let style = params.playout_style_drawn(true, rng);
+                    assert!(matches!(
+                        style.shapes,
+                        ShapeChoice::Mogo | ShapeChoice::Learned(160)
+                    ));
+                    style.shapes == ShapeChoice::Learned(160)
+                })
+                .count()
+        };
+        assert_eq!(learned("", &mut rng), 0);
+        let mixed = learned("playout_mix_learned=160", &mut rng);
+        assert!((440..=560).contains(&mixed), "{mixed} of 1000");
     }
 
     #[test]

@@ -825,11 +825,12 @@ impl Worker {
         let (black, white) = if passes >= 2 && sh.scorer.literal {
             self.board.area_counts()
         } else {
+            let style = params.playout_style_drawn(true, &mut self.rng);
             let r = play_out(
                 &mut self.board,
                 color,
                 recent.last,
-                params.playout_style(true),
+                style,
                 &mut self.rng,
                 &mut self.moves,
                 &mut self.scratch,
