@@ -173,7 +173,9 @@ pub struct Params {
     /// both the real and the AMAF value). With the prior in the real
     /// results alone, a child's first hundred AMAF playouts outweigh it
     /// nine to one; here it keeps its say until the AMAF counts grow past
-    /// it. 0, the default, leaves the AMAF to the playouts.
+    /// it. 0, the default, leaves the AMAF to the playouts: in self-play
+    /// against the shipped search (9x9, komi 7.5, 5,000 playouts, book
+    /// off) `prior_amaf=1` won 221 of 432 (README, Self-play as a screen).
     pub prior_amaf: f64,
     /// A share of the gap between a move's value and what its opponent's
     /// best reply leaves it (one minus that reply's real win rate, among
@@ -182,15 +184,19 @@ pub struct Params {
     /// Coulom (2006). The mean of a move counts the opponent's weaker
     /// replies tried before the refutation, so it stays high for a while
     /// after the refutation is found; this brings it down at once. 0, the
-    /// default, backs up the mean alone.
+    /// default, backs up the mean alone: `minimax=0.5` won 8 of 80 in the
+    /// same screen, as the correction lands only on moves whose replies
+    /// were searched and the best of a few noisy replies is too high.
     pub minimax: f64,
     pub minimax_visits: u32,
     /// Every other playout, at random, picks its shape moves among the
     /// learned shapes of at least this strength instead of the configured
     /// shapes (0, the default: never). Two playout policies that win as
     /// many games alone (the MoGo shapes and the learned ones from 160)
-    /// misjudge different positions; averaged, each one's errors count
-    /// half.
+    /// misjudge different positions; averaged, each one's errors would
+    /// count half. They did not: in self-play against the shipped search
+    /// `playout_mix_learned=160` won 235 of 463 (README, Self-play as a
+    /// screen).
     pub mix_learned: u8,
     /// Points beyond komi the searching side asks of a playout before it
     /// counts it as won (0, the default, asks for none): a margin of
