@@ -1091,6 +1091,11 @@ mod tests {
     use crate::search::bench::PlayoutKind;
     use crate::search::params::Tuning;
 
+    /// 9x9 heavy-playout constants with `knobs` set, as `--tune` sets them.
+    fn tuned(knobs: &str) -> Params {
+        Params::tuned(9, PlayoutKind::Heavy, &Tuning::parse(knobs).unwrap())
+    }
+
     /// A tree whose root has two children without priors.
     fn root_with_two_children() -> (Tree, NodeId, NodeId) {
         let tree = Tree::new(1024);
@@ -1253,8 +1258,7 @@ mod tests {
         tree.node(tree.root()).add_results(1000, 500);
         tree.node(a).add_results(1000, 500);
         tree.node(b).add_rave(400, 120);
-        let tuning = Tuning::parse("explore_reply=0.05").unwrap();
-        let params = Params::tuned(9, PlayoutKind::Heavy, &tuning);
+        let params = tuned("explore_reply=0.05");
         let searcher = Color::Black;
         let at = |mover: Color| {
             let explore = params.exploration_for(mover, searcher);
@@ -1270,8 +1274,7 @@ mod tests {
         let default = Params::new(9, PlayoutKind::Heavy);
         assert_eq!(default.exploration_for(Color::White, searcher), 0.0);
         // `explore` alone still explores at every node.
-        let everywhere = Tuning::parse("explore=0.05").unwrap();
-        let everywhere = Params::tuned(9, PlayoutKind::Heavy, &everywhere);
+        let everywhere = tuned("explore=0.05");
         assert_eq!(everywhere.exploration_for(Color::Black, searcher), 0.05);
         assert_eq!(everywhere.exploration_for(Color::White, searcher), 0.05);
     }
@@ -1301,10 +1304,7 @@ mod tests {
             tree.node(c).add_rave(400, 120);
             (tree, [a, b, c])
         };
-        let pick = |tree: &Tree, knobs: &str| {
-            let params = Params::tuned(9, PlayoutKind::Heavy, &Tuning::parse(knobs).unwrap());
-            select(tree, tree.root(), &params, 0.0, &[])
-        };
+        let pick = |tree: &Tree, knobs: &str| select(tree, tree.root(), &tuned(knobs), 0.0, &[]);
         let (tree, [a, b, _]) = position(0.001);
         assert_eq!(pick(&tree, ""), Some(a), "greedy by default");
         assert_eq!(pick(&tree, "puct=0.1"), Some(b));
@@ -1327,10 +1327,7 @@ mod tests {
         tree.node(tree.root()).add_results(2000, 2 * 1940);
         tree.node(a).add_results(2000, 2 * 60);
         tree.node(b).add_rave(2000, 2 * 40);
-        let pick = |knobs: &str| {
-            let params = Params::tuned(9, PlayoutKind::Heavy, &Tuning::parse(knobs).unwrap());
-            select(&tree, tree.root(), &params, 0.0, &[])
-        };
+        let pick = |knobs: &str| select(&tree, tree.root(), &tuned(knobs), 0.0, &[]);
         assert_eq!(pick(""), Some(a), "greedy by default");
         assert_eq!(pick("explore_lost=0.3"), Some(b));
         // Not lost by the threshold: greedy again.
@@ -1359,12 +1356,10 @@ mod tests {
         let weak = tree.child_with_move(a, 21).unwrap();
         tree.node(weak).add_results(50, 0);
         tree.node(x).add_results(50, 2 * 30);
-        let params =
-            |knobs: &str| Params::tuned(9, PlayoutKind::Heavy, &Tuning::parse(knobs).unwrap());
-        let pick = |knobs: &str| select(&tree, tree.root(), &params(knobs), 0.0, &[]);
+        let pick = |knobs: &str| select(&tree, tree.root(), &tuned(knobs), 0.0, &[]);
         assert_eq!(pick("minimax=0.5"), Some(a), "no descent below a yet");
         // A descent through `a` notes its best reply, the opponent's `x`.
-        assert_eq!(select(&tree, a, &params("minimax=0.5"), 0.0, &[]), Some(x));
+        assert_eq!(select(&tree, a, &tuned("minimax=0.5"), 0.0, &[]), Some(x));
         assert_eq!(pick(""), Some(a), "the mean alone keeps a");
         // 0.70 - 0.5 * (0.70 - 0.40) = 0.55 < 0.65.
         assert_eq!(pick("minimax=0.5"), Some(b));
@@ -1373,7 +1368,7 @@ mod tests {
         // Fewer playouts than asked for: no reply counts yet.
         tree.tally(a).set_best_reply(0.0);
         assert_eq!(
-            select(&tree, a, &params("minimax=0.5,minimax_visits=51"), 0.0, &[]),
+            select(&tree, a, &tuned("minimax=0.5,minimax_visits=51"), 0.0, &[]),
             Some(x)
         );
         assert_eq!(
@@ -1605,7 +1600,7 @@ mod tests {
             recent: Recent::default(),
         };
         let root_children = |tuning: &str| {
-            let params = Params::tuned(9, PlayoutKind::Heavy, &Tuning::parse(tuning).unwrap());
+            let params = tuned(tuning);
             let tree = Tree::new(1024);
             prepare_root(&tree, &root, &game, &params);
             let unpruned = tree
