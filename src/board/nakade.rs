@@ -183,6 +183,40 @@ impl Board {
         self.nakade_vital_point(&space)
     }
 
+    /// [`Board::vital_point_next_to`] asking each empty space beside
+    /// `last` on its own: a move that closes an eye space often also
+    /// touches the open board, and the two together are no eye shape.
+    pub fn vital_point_beside(&self, last: Point) -> Option<Point> {
+        let owner = self.color_at(last)?;
+        let stride = self.stride();
+        let empty = self.empty_points();
+        let mut seen = Bitboard::EMPTY;
+        for q in self.neighbours(last) {
+            if !empty.contains(q) || seen.contains(q) {
+                continue;
+            }
+            // Grown a step at a time, and given up past the largest
+            // nakade: most spaces beside a move are the open board.
+            let mut space = Bitboard::single(q);
+            loop {
+                let grown = (space | space.neighbours(stride)) & empty;
+                if grown == space || grown.count() > LARGEST_NAKADE {
+                    space = grown;
+                    break;
+                }
+                space = grown;
+            }
+            seen |= space;
+            let size = space.count();
+            if (3..=LARGEST_NAKADE).contains(&size) && self.enclosed_by(&space, owner) {
+                if let Some(vital) = self.nakade_vital_point(&space) {
+                    return Some(vital);
+                }
+            }
+        }
+        None
+    }
+
     /// Every on-board point next to `region` holds a stone of `owner`.
     pub fn enclosed_by(&self, region: &Bitboard, owner: Color) -> bool {
         let border = (region.neighbours(self.stride()) & *self.on_board()).and_not(region);
@@ -457,5 +491,39 @@ mod tests {
         )
         .unwrap();
         assert_eq!(board.vital_point_next_to(at(&board, "E1")), None);
+        assert_eq!(board.vital_point_beside(at(&board, "E1")), None);
+    }
+
+    #[test]
+    fn a_space_closed_beside_the_open_board_is_judged_on_its_own() {
+        // Black D1 closes the straight three A1 B1 C1 and also touches the
+        // open board at E1: together the two spaces are no eye shape,
+        // alone the three dies at B1.
+        let board = Board::from_ascii(
+            "
+            . . . . . .
+            . . . . . .
+            . . . . . .
+            . . . . . .
+            X X X X . .
+            . . . X . .",
+        )
+        .unwrap();
+        let d1 = at(&board, "D1");
+        assert_eq!(board.vital_point_next_to(d1), None);
+        assert_eq!(board.vital_point_beside(d1), Some(at(&board, "B1")));
+        // With a second space of four beside it, the dead three is still found.
+        let board = Board::from_ascii(
+            "
+            . . . . . .
+            . . . . . .
+            . . . . X X
+            . . . . X .
+            X X X X X .
+            . . . X . .",
+        )
+        .unwrap();
+        let d1 = at(&board, "D1");
+        assert_eq!(board.vital_point_beside(d1), Some(at(&board, "B1")));
     }
 }

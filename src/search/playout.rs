@@ -228,6 +228,11 @@ pub struct PlayoutStyle {
     /// after the ban (at the same rate), before the loser can retake: the
     /// move between was seldom a real threat (Pachi's ko stage does both).
     pub ko_connect: bool,
+    /// Play the vital point after any move that closes a dead eye shape of
+    /// three to six points, not only after a capture of three or more
+    /// stones left one (at the atari stage's rate), each space beside the
+    /// move judged on its own (see [`Board::vital_point_beside`]).
+    pub nakade_closed: bool,
 }
 
 impl PlayoutStyle {
@@ -245,6 +250,7 @@ impl PlayoutStyle {
         pool_rate: 0,
         ko_rate: 0,
         ko_connect: false,
+        nakade_closed: false,
     };
 }
 
@@ -472,12 +478,16 @@ fn heavy_move(
     // A run into a ladder is not offered again as a shape move.
     let mut failed_escape = None;
     if let Some(l) = last.filter(|&l| board.color_at(l) == Some(c.opponent())) {
-        if last_captured >= 3 {
-            let vital = board.vital_point_next_to(l);
-            if let Some(v) = vital.filter(|&v| board.is_legal_no_suicide(c, v)) {
-                if below(rng, 100) < style.atari_rate as usize {
-                    return Some(v);
-                }
+        let vital = if style.nakade_closed {
+            board.vital_point_beside(l)
+        } else if last_captured >= 3 {
+            board.vital_point_next_to(l)
+        } else {
+            None
+        };
+        if let Some(v) = vital.filter(|&v| board.is_legal_no_suicide(c, v)) {
+            if below(rng, 100) < style.atari_rate as usize {
+                return Some(v);
             }
         }
         candidates.clear();
@@ -1431,6 +1441,28 @@ mod tests {
         assert!(hits > 170, "{hits}/200");
         // Without a capture, C1 is one of many random moves.
         let hits = answers_capture(diagram, Color::Black, "E1", 0, "C1");
+        assert!(hits < 50, "{hits}/200");
+    }
+
+    #[test]
+    fn with_nakade_closed_the_policy_plays_the_vital_point_of_a_space_just_closed() {
+        // Black D1 has just closed the straight three A1 B1 C1, capturing
+        // nothing: White kills at B1, when asked to.
+        let diagram = "
+            . . . . . . .
+            . . . . . . .
+            . . . . . . .
+            . . . . . . .
+            . . . . . . .
+            X X X X . . .
+            . . . X . . .";
+        let closed = PlayoutStyle {
+            nakade_closed: true,
+            ..PlayoutStyle::HEAVY
+        };
+        let hits = answers_in_style(diagram, Color::White, "D1", 0, closed, &["B1"]);
+        assert!(hits > 170, "{hits}/200");
+        let hits = answers(diagram, Color::White, "D1", "B1");
         assert!(hits < 50, "{hits}/200");
     }
 

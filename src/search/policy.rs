@@ -139,6 +139,10 @@ pub struct Priors {
     /// default won 353 (40 won only with it, 38 only without; README,
     /// Opening lines on 9x9).
     pub opening_lines: bool,
+    /// The nakade prior judges each empty space beside the last move on
+    /// its own (see `Board::vital_point_beside`); set with the playouts'
+    /// `nakade_closed` by `--tune playout_nakade_closed=1`.
+    pub nakade_beside: bool,
 }
 
 /// Factors on the learned strength of a 9x9 move by the stones on the
@@ -195,6 +199,7 @@ impl Priors {
             spatial_reach: super::spatial::MAX_DISTANCE as u8,
             tactical_chain: 0,
             opening_lines: false,
+            nakade_beside: false,
         }
     }
 }
@@ -478,7 +483,11 @@ pub fn children_with_priors(
     } else {
         findings.clear();
     }
-    let vital = last.and_then(|l| board.vital_point_next_to(l));
+    let vital = if k.nakade_beside {
+        last.and_then(|l| board.vital_point_beside(l))
+    } else {
+        last.and_then(|l| board.vital_point_next_to(l))
+    };
     let gammas = (k.gamma > 0 || k.gamma_wins > 0).then(|| super::gammas::table_of(k.gamma_source));
     let mut strengths = Vec::new();
     let line_factors =
@@ -855,6 +864,7 @@ mod tests {
         spatial_reach: crate::search::spatial::MAX_DISTANCE as u8,
         tactical_chain: 0,
         opening_lines: false,
+        nakade_beside: false,
     };
 
     #[test]

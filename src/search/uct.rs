@@ -879,9 +879,14 @@ impl Worker {
         }
         let stamp2 = self.stamp * 2;
         let played = self.moves.len();
-        for i in (tree_moves..played).rev() {
-            note_first_play(&mut self.mark, &mut self.first_at, stamp2, self.moves[i], i);
-        }
+        note_playout_first_plays(
+            &mut self.mark,
+            &mut self.first_at,
+            stamp2,
+            &self.moves,
+            tree_moves,
+            params.rave_survivors.then_some(&self.board),
+        );
         for d in (0..=path.path.len()).rev() {
             if d < tree_moves {
                 note_first_play(&mut self.mark, &mut self.first_at, stamp2, self.moves[d], d);
@@ -1013,6 +1018,35 @@ fn note_first_play(mark: &mut [u32], first_at: &mut [u16], stamp2: u32, m: u16, 
     }
 }
 
+/// Marks the first plays of the playout moves, `moves[tree_moves..]`.
+/// With the final board in `survivors`, only moves whose stone is still
+/// there count (see [`Params::rave_survivors`]).
+fn note_playout_first_plays(
+    mark: &mut [u32],
+    first_at: &mut [u16],
+    stamp2: u32,
+    moves: &[u16],
+    tree_moves: usize,
+    survivors: Option<&Board>,
+) {
+    for (i, &m) in moves.iter().enumerate().skip(tree_moves).rev() {
+        if survivors.is_none_or(|end| stone_survived(end, m)) {
+            note_first_play(mark, first_at, stamp2, m, i);
+        }
+    }
+}
+
+/// The stone of move `m` (a colour-tagged point) is on the final board `end`.
+fn stone_survived(end: &Board, m: u16) -> bool {
+    let p = (m & !WHITE_MOVE) as usize;
+    let color = if m & WHITE_MOVE != 0 {
+        Color::White
+    } else {
+        Color::Black
+    };
+    p != PASS as usize && end.color_at(Point(p)) == Some(color)
+}
+
 /// The weight of an AMAF result for a move first played `after` moves past
 /// the node, of the `span` moves that follow it (see
 /// [`Params::rave_distance`]).
@@ -1094,6 +1128,45 @@ mod tests {
     /// 9x9 heavy-playout constants with `knobs` set, as `--tune` sets them.
     fn tuned(knobs: &str) -> Params {
         Params::tuned(9, PlayoutKind::Heavy, &Tuning::parse(knobs).unwrap())
+    }
+
+    #[test]
+    fn with_survivors_only_a_captured_playout_stone_gives_no_amaf() {
+        // The playout after the tree: Black A2, White C1, Black B2, White
+        // A1, Black B1 (taking A1), White D1. At the end White A1 is gone,
+        // so with survivors only A1 is no one's first play.
+        let diagram = "
+            . . . .
+            . . . .
+            X X . .
+            . X O O";
+        let end = Board::from_ascii(diagram).unwrap();
+        let at = |v| crate::board::test_point(&end, v).0 as u16;
+        let white = |v| at(v) | WHITE_MOVE;
+        let tree_move = at("D4");
+        let moves = [
+            tree_move,
+            at("A2"),
+            white("C1"),
+            at("B2"),
+            white("A1"),
+            at("B1"),
+            white("D1"),
+        ];
+        let marks = |survivors: Option<&Board>| {
+            let mut mark = vec![0; end.points().count() + 64];
+            let mut first_at = vec![0; mark.len()];
+            note_playout_first_plays(&mut mark, &mut first_at, 2, &moves, 1, survivors);
+            let first = |v| match mark[at(v) as usize] {
+                2 => Some(Color::Black),
+                3 => Some(Color::White),
+                _ => None,
+            };
+            ["D4", "A2", "C1", "B2", "A1", "B1", "D1"].map(first)
+        };
+        let (b, w) = (Some(Color::Black), Some(Color::White));
+        assert_eq!(marks(None), [None, b, w, b, w, b, w]);
+        assert_eq!(marks(Some(&end)), [None, b, w, b, None, b, w]);
     }
 
     /// A tree whose root has two children without priors.
