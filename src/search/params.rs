@@ -107,7 +107,9 @@ pub struct Params {
     /// Heavy playouts play the vital point after any move that closes a
     /// dead eye shape (see [`PlayoutStyle::nakade_closed`]), as the
     /// priors already do; by default only after a capture of three or
-    /// more stones. Off by default while it is screened.
+    /// more stones. Off: in self-play against the shipped search at
+    /// 5,000 playouts (9x9, komi 7.5, book off) it won 233 of 444 games
+    /// (52.5%, 47.8-57.1%; README, Self-play as a screen).
     pub nakade_closed: bool,
     /// Last good replies in the heavy playouts: 0 off, 1 or 2 moves back.
     pub replies: u8,
