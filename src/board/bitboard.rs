@@ -130,6 +130,28 @@ impl Bitboard {
         }
     }
 
+    /// [`Bitboard::flood_fill`], given up (`None`) once the region holds
+    /// more than `limit` points: asking whether a space is small should
+    /// not fill the open board.
+    pub fn flood_fill_at_most(
+        &self,
+        within: &Bitboard,
+        stride: usize,
+        limit: u32,
+    ) -> Option<Bitboard> {
+        let mut region = *self & *within;
+        loop {
+            if region.count() > limit {
+                return None;
+            }
+            let grown = (region | region.neighbours(stride)) & *within;
+            if grown == region {
+                return Some(region);
+            }
+            region = grown;
+        }
+    }
+
     /// Splits `self` into its 4-connected components.
     pub fn components(&self, stride: usize) -> Vec<Bitboard> {
         let mut rest = *self;
@@ -210,5 +232,11 @@ mod tests {
         let filled = Bitboard::single(10).flood_fill(&within, 20);
         assert_eq!(filled.iter().collect::<Vec<_>>(), vec![10, 11]);
         assert_eq!(within.components(20).len(), 2);
+        let small = Bitboard::single(10).flood_fill_at_most(&within, 20, 2);
+        assert_eq!(small, Some(filled));
+        assert_eq!(
+            Bitboard::single(10).flood_fill_at_most(&within, 20, 1),
+            None
+        );
     }
 }

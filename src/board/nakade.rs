@@ -176,11 +176,7 @@ impl Board {
         let space = Bitboard::single(last.0)
             .neighbours(stride)
             .flood_fill(&empty, stride);
-        let size = space.count();
-        if !(3..=LARGEST_NAKADE).contains(&size) || !self.enclosed_by(&space, owner) {
-            return None;
-        }
-        self.nakade_vital_point(&space)
+        self.vital_point_of_dead_space(&space, owner)
     }
 
     /// [`Board::vital_point_next_to`] asking each empty space beside
@@ -190,31 +186,21 @@ impl Board {
         let owner = self.color_at(last)?;
         let stride = self.stride();
         let empty = self.empty_points();
-        let mut seen = Bitboard::EMPTY;
-        for q in self.neighbours(last) {
-            if !empty.contains(q) || seen.contains(q) {
-                continue;
-            }
-            // Grown a step at a time, and given up past the largest
-            // nakade: most spaces beside a move are the open board.
-            let mut space = Bitboard::single(q);
-            loop {
-                let grown = (space | space.neighbours(stride)) & empty;
-                if grown == space || grown.count() > LARGEST_NAKADE {
-                    space = grown;
-                    break;
-                }
-                space = grown;
-            }
-            seen |= space;
-            let size = space.count();
-            if (3..=LARGEST_NAKADE).contains(&size) && self.enclosed_by(&space, owner) {
-                if let Some(vital) = self.nakade_vital_point(&space) {
-                    return Some(vital);
-                }
-            }
+        self.neighbours(last).into_iter().find_map(|q| {
+            // Most spaces beside a move are the open board: given up early.
+            let space = Bitboard::single(q).flood_fill_at_most(&empty, stride, LARGEST_NAKADE)?;
+            self.vital_point_of_dead_space(&space, owner)
+        })
+    }
+
+    /// The vital point of `space` when it holds three to six points, all
+    /// enclosed by `owner`'s stones, in a shape that makes one eye.
+    fn vital_point_of_dead_space(&self, space: &Bitboard, owner: Color) -> Option<Point> {
+        let size = space.count();
+        if !(3..=LARGEST_NAKADE).contains(&size) || !self.enclosed_by(space, owner) {
+            return None;
         }
-        None
+        self.nakade_vital_point(space)
     }
 
     /// Every on-board point next to `region` holds a stone of `owner`.

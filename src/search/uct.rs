@@ -6,7 +6,7 @@
 use super::criticality::{final_owner, LocalCounts, SharedCounts};
 use super::halving::RootHalving;
 use super::params::Params;
-use super::playout::{play_out, PlayoutScratch, WHITE_MOVE};
+use super::playout::{decode_move, play_out, PlayoutScratch, WHITE_MOVE};
 use super::policy::{children_with_priors, LadderScratch, Recent};
 use super::pool::{on_threads, worker_seed};
 use super::symmetry;
@@ -1038,12 +1038,7 @@ fn note_playout_first_plays(
 
 /// The stone of move `m` (a colour-tagged point) is on the final board `end`.
 fn stone_survived(end: &Board, m: u16) -> bool {
-    let p = (m & !WHITE_MOVE) as usize;
-    let color = if m & WHITE_MOVE != 0 {
-        Color::White
-    } else {
-        Color::Black
-    };
+    let (p, color) = decode_move(m);
     p != PASS as usize && end.color_at(Point(p)) == Some(color)
 }
 
