@@ -175,7 +175,7 @@ impl Board {
         let empty = self.empty_points();
         let space = Bitboard::single(last.0)
             .neighbours(stride)
-            .flood_fill(&empty, stride);
+            .flood_fill_at_most(&empty, stride, LARGEST_NAKADE)?;
         self.vital_point_of_dead_space(&space, owner)
     }
 
