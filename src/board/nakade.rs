@@ -171,12 +171,8 @@ impl Board {
     /// there at once is how the other side kills.
     pub fn vital_point_next_to(&self, last: Point) -> Option<Point> {
         let owner = self.color_at(last)?;
-        let stride = self.stride();
-        let empty = self.empty_points();
-        let space = Bitboard::single(last.0)
-            .neighbours(stride)
-            .flood_fill_at_most(&empty, stride, LARGEST_NAKADE)?;
-        self.vital_point_of_dead_space(&space, owner)
+        let seed = Bitboard::single(last.0).neighbours(self.stride());
+        self.vital_point_of_dead_space_from(seed, &self.empty_points(), owner)
     }
 
     /// [`Board::vital_point_next_to`] asking each empty space beside
@@ -184,23 +180,28 @@ impl Board {
     /// touches the open board, and the two together are no eye shape.
     pub fn vital_point_beside(&self, last: Point) -> Option<Point> {
         let owner = self.color_at(last)?;
-        let stride = self.stride();
         let empty = self.empty_points();
-        self.neighbours(last).into_iter().find_map(|q| {
-            // Most spaces beside a move are the open board: given up early.
-            let space = Bitboard::single(q).flood_fill_at_most(&empty, stride, LARGEST_NAKADE)?;
-            self.vital_point_of_dead_space(&space, owner)
-        })
+        self.neighbours(last)
+            .into_iter()
+            .find_map(|q| self.vital_point_of_dead_space_from(Bitboard::single(q), &empty, owner))
     }
 
-    /// The vital point of `space` when it holds three to six points, all
-    /// enclosed by `owner`'s stones, in a shape that makes one eye.
-    fn vital_point_of_dead_space(&self, space: &Bitboard, owner: Color) -> Option<Point> {
+    /// The vital point of the empty space grown from `seed` when it holds
+    /// three to six points, all enclosed by `owner`'s stones, in a shape
+    /// that makes one eye.
+    fn vital_point_of_dead_space_from(
+        &self,
+        seed: Bitboard,
+        empty: &Bitboard,
+        owner: Color,
+    ) -> Option<Point> {
+        // Most spaces next to a move are the open board: given up early.
+        let space = seed.flood_fill_at_most(empty, self.stride(), LARGEST_NAKADE)?;
         let size = space.count();
-        if !(3..=LARGEST_NAKADE).contains(&size) || !self.enclosed_by(space, owner) {
+        if !(3..=LARGEST_NAKADE).contains(&size) || !self.enclosed_by(&space, owner) {
             return None;
         }
-        self.nakade_vital_point(space)
+        self.nakade_vital_point(&space)
     }
 
     /// Every on-board point next to `region` holds a stone of `owner`.
