@@ -129,6 +129,10 @@ const DEFAULT_PLAYOUTS: u64 = 10_000;
 const STOP_GRACE_PLAYOUTS: u64 = 1000;
 const STOP_GRACE_TIME: Duration = Duration::from_millis(250);
 
+/// Points by which `Params::dyn_komi` changes what a side asks for: on a
+/// full board of odd area the margin moves in steps of two.
+const DYN_KOMI_STEP: f64 = 2.0;
+
 /// A win rate is trusted for resigning only after this many root visits.
 const MIN_VISITS_TO_RESIGN: u64 = 300;
 
@@ -149,6 +153,9 @@ pub struct Searcher {
     kept: Option<Kept>,
     /// Own moves in a row whose win rate fell below the resign threshold.
     hopeless_moves: u32,
+    /// The points beyond komi each colour asks for under
+    /// `Params::dyn_komi`, by colour index.
+    asked: [f64; 2],
     /// How dead stones are judged when ishi considers ending the game by
     /// a pass: the same judgement `final_score` gives, so that ishi passes
     /// only when its own count of the position says it does not lose.
@@ -179,6 +186,7 @@ impl Searcher {
             config,
             kept: None,
             hopeless_moves: 0,
+            asked: [0.0; 2],
             referee,
         }
     }
@@ -221,6 +229,10 @@ impl Searcher {
         let playouts = shared.done.load(Ordering::Relaxed);
         let snapshot = snapshot(&tree, &root, &shared, playouts);
         let decision = self.decide(game, &tree, &root, &params, &snapshot);
+        if params.dyn_komi > 0.0 {
+            let asked_now = self.dynamic_komi(game, color, &params);
+            self.adapt_komi(color, &params, &snapshot, asked_now);
+        }
         log::info!(
             "{} playouts in {:.2}s, {} nodes, best {:?}",
             playouts,
@@ -305,6 +317,7 @@ impl Searcher {
     pub fn clear(&mut self) {
         self.kept = None;
         self.hopeless_moves = 0;
+        self.asked = [0.0; 2];
     }
 
     /// With one thread, the same seed and position always give the same search.
@@ -372,10 +385,46 @@ impl Searcher {
         uct::prepare_root(&tree, &root, game, &params);
         // One scorer for genmove, analysis and pondering alike: they share
         // the kept tree, so its statistics must mean the same thing.
-        let scorer = Scorer::of(game)
-            .with_jigo(color, params.jigo)
-            .with_margin(color, params.ask_margin);
+        let scorer = Scorer::of(game).with_jigo(color, params.jigo).with_margin(
+            color,
+            params.ask_margin + self.dynamic_komi(game, color, &params),
+        );
         (tree, root, params, scorer)
+    }
+
+    /// The points beyond komi `color` asks for under `Params::dyn_komi`,
+    /// while enough of the board is empty.
+    fn dynamic_komi(&self, game: &Game, color: Color, params: &Params) -> f64 {
+        let size = game.size();
+        let empty_share = game.board().empties().len() as f64 / (size * size) as f64;
+        if params.dyn_komi <= 0.0 || empty_share < params.dyn_komi_empty {
+            return 0.0;
+        }
+        self.asked[color.index()]
+    }
+
+    /// After a genmove by `color`: sure of a win with what it asked, it
+    /// asks `DYN_KOMI_STEP` points more next time, up to `dyn_komi` of the
+    /// lead it expects; no longer sure, it asks a step less.
+    fn adapt_komi(&mut self, color: Color, params: &Params, snap: &Snapshot, asked_now: f64) {
+        let Some(best) = snap.candidates.first() else {
+            return;
+        };
+        let ceiling = (params.dyn_komi * best.score_lead).floor().max(0.0);
+        let next = if best.winrate > params.dyn_komi_high {
+            (asked_now + DYN_KOMI_STEP).min(ceiling)
+        } else if best.winrate < params.dyn_komi_low {
+            asked_now - DYN_KOMI_STEP
+        } else {
+            asked_now
+        };
+        self.asked[color.index()] = next.max(0.0);
+        log::info!(
+            "dynamic komi: {color:?} asked {asked_now}, next {} (win rate {:.2}, lead {:.1})",
+            self.asked[color.index()],
+            best.winrate,
+            best.score_lead
+        );
     }
 
     /// The move to play from the finished search, with game sense on top
@@ -779,6 +828,7 @@ fn most_visited_child(tree: &Tree, node: NodeId) -> Option<NodeId> {
 mod tests {
     use super::*;
     use crate::board::coord::parse_vertex;
+    use crate::board::Board;
 
     fn candidate(v: &str, visits: u64, winrate: f64, score_lead: f64) -> Candidate {
         let mv = match parse_vertex(v, 9).ok().flatten() {
@@ -798,6 +848,78 @@ mod tests {
 
     fn chosen(candidates: &[Candidate], window: f64) -> Move {
         tie_broken_by_score(&candidates[0], candidates, window).mv
+    }
+
+    fn after_search(winrate: f64, score_lead: f64) -> Snapshot {
+        Snapshot {
+            candidates: vec![candidate("E5", 3000, winrate, score_lead)],
+            ..Snapshot::default()
+        }
+    }
+
+    fn searcher_with(knobs: &str) -> (Params, Searcher) {
+        let tuning = Tuning::parse(knobs).unwrap();
+        let params = Params::tuned(9, PlayoutKind::Heavy, &tuning);
+        let searcher = Searcher::new(SearchConfig {
+            threads: 1,
+            tuning,
+            ..SearchConfig::default()
+        });
+        (params, searcher)
+    }
+
+    #[test]
+    fn dynamic_komi_asks_for_part_of_the_lead_while_sure_of_the_game() {
+        let (params, mut searcher) = searcher_with("dyn_komi=0.5");
+        let opening = Game::new(9, crate::rules::Rules::default()).unwrap();
+        let asked = |s: &Searcher| s.dynamic_komi(&opening, Color::White, &params);
+        let adapt = |s: &mut Searcher, winrate, lead| {
+            let now = s.dynamic_komi(&opening, Color::White, &params);
+            s.adapt_komi(Color::White, &params, &after_search(winrate, lead), now);
+        };
+        // Sure and 11 points ahead: two points more per move, up to half the lead.
+        adapt(&mut searcher, 0.9, 11.0);
+        assert_eq!(asked(&searcher), 2.0);
+        adapt(&mut searcher, 0.9, 11.0);
+        adapt(&mut searcher, 0.9, 11.0);
+        assert_eq!(asked(&searcher), 5.0);
+        // Between the two win rates it holds; less sure, it asks less.
+        adapt(&mut searcher, 0.7, 11.0);
+        assert_eq!(asked(&searcher), 5.0);
+        adapt(&mut searcher, 0.6, 11.0);
+        assert_eq!(asked(&searcher), 3.0);
+        // A lead that shrank lowers the cap at once.
+        adapt(&mut searcher, 0.9, 4.0);
+        assert_eq!(asked(&searcher), 2.0);
+        // The other colour asks nothing, and a new game starts from nothing.
+        assert_eq!(searcher.dynamic_komi(&opening, Color::Black, &params), 0.0);
+        searcher.clear();
+        assert_eq!(asked(&searcher), 0.0);
+    }
+
+    #[test]
+    fn dynamic_komi_asks_nothing_in_the_endgame_or_when_off() {
+        let (params, mut searcher) = searcher_with("dyn_komi=0.5");
+        searcher.asked = [0.0, 4.0];
+        let board = Board::from_ascii(
+            "XXXXXOOOO
+             XXXXXOOOO
+             XXXXXOOOO
+             XXXXXOOOO
+             XXXXXOOOO
+             XXXXXOOOO
+             .........
+             .........
+             .........",
+        )
+        .unwrap();
+        // 27 of 81 points empty: below the 0.4 of the board it needs.
+        let endgame = Game::from_position(board, Color::White, crate::rules::Rules::default());
+        assert_eq!(searcher.dynamic_komi(&endgame, Color::White, &params), 0.0);
+        let opening = Game::new(9, crate::rules::Rules::default()).unwrap();
+        assert_eq!(searcher.dynamic_komi(&opening, Color::White, &params), 4.0);
+        let off = Params::tuned(9, PlayoutKind::Heavy, &Tuning::default());
+        assert_eq!(searcher.dynamic_komi(&opening, Color::White, &off), 0.0);
     }
 
     #[test]
