@@ -395,9 +395,7 @@ impl Searcher {
     /// The points beyond komi `color` asks for under `Params::dyn_komi`,
     /// while enough of the board is empty.
     fn dynamic_komi(&self, game: &Game, color: Color, params: &Params) -> f64 {
-        let size = game.size();
-        let empty_share = game.board().empties().len() as f64 / (size * size) as f64;
-        if params.dyn_komi <= 0.0 || empty_share < params.dyn_komi_empty {
+        if params.dyn_komi <= 0.0 || params::empty_share(game.board()) < params.dyn_komi_empty {
             return 0.0;
         }
         self.asked[color.index()]

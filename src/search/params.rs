@@ -223,10 +223,13 @@ pub struct Params {
     /// komi 7, 5000 playouts) 2 points won 84 and 1 point (a jigo worth
     /// nothing) 80, where the default won 87.
     pub ask_margin: f64,
-    /// Dynamic komi when ahead (Pachi's score-based situational komi): a
-    /// search asks, on top of `ask_margin`, for this share of the lead
-    /// (whole points) that its side's previous search expected, while at
-    /// least `dyn_komi_empty` of the board is empty. Near 1, every move
+    /// Dynamic komi when ahead (Pachi's situational komi): on top of
+    /// `ask_margin`, a side asks for a margin that grows by two points
+    /// after each of its searches that was sure of the game
+    /// (`dyn_komi_high`) and shrinks by two after one that was not
+    /// (`dyn_komi_low`), never beyond this share of the lead that search
+    /// expected, and only while at least `dyn_komi_empty` of the board is
+    /// empty. Near 1, every move
     /// wins for a side well ahead, and the search no longer tells a safe
     /// move from one that loses a group; asking for part of the lead keeps
     /// it choosing among moves that keep the lead. 0, the default, is off:
@@ -668,12 +671,16 @@ impl Params {
     /// by how full the board is (see [`Params::rave_phase`]).
     pub fn at(mut self, board: &Board) -> Params {
         if self.rave_phase > 0.0 {
-            let points = (board.size() * board.size()) as f64;
-            let empty_share = board.empties().len() as f64 / points;
-            self.rave_equiv = (self.rave_equiv * empty_share.powf(self.rave_phase)).max(1.0);
+            let scale = empty_share(board).powf(self.rave_phase);
+            self.rave_equiv = (self.rave_equiv * scale).max(1.0);
         }
         self
     }
+}
+
+/// The share of `board`'s points that are empty, 1 on an empty board.
+pub(super) fn empty_share(board: &Board) -> f64 {
+    board.empties().len() as f64 / (board.size() * board.size()) as f64
 }
 
 #[cfg(test)]
