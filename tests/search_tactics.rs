@@ -143,6 +143,7 @@ fn playout_and_root_knobs_still_find_the_tactical_moves() {
         "playout_replies=2",
         "playout_two_liberties=100",
         "root_halving=8",
+        "root_rave_equiv=300",
         "root_halving=4,halving_by_real=1",
         "transpose=1",
         "symmetry=1",

@@ -318,12 +318,13 @@ impl Drop for VirtualLoss<'_, '_> {
     }
 }
 
-/// A child's MC-RAVE value for its mover: real results blended with the
+/// A root child's MC-RAVE value for its mover: real results blended with the
 /// AMAF results (Gelly & Silver's blend with a hand-set equivalence
 /// parameter), priors counted as real playouts, virtual loss as losses
 /// (it is in the node's visits).
 pub fn child_value(tree: &Tree, id: NodeId, params: &Params) -> (f64, u32) {
-    blended_value(tree, id, tree.node(id), params, params.rave_equiv.recip())
+    let per_equiv = params.rave_equiv_for(true).recip();
+    blended_value(tree, id, tree.node(id), params, per_equiv)
 }
 
 /// [`child_value`] with `1 / rave_equiv` worked out once per loop.
@@ -393,7 +394,7 @@ fn select(
     } else {
         0.0
     };
-    let per_equiv = params.rave_equiv.recip();
+    let per_equiv = params.rave_equiv_for(parent == tree.root()).recip();
     let mut best = None;
     let mut best_value = f64::NEG_INFINITY;
     let mut best_reply = None::<f64>;
@@ -1384,6 +1385,50 @@ mod tests {
         let (tree, [_, b, c]) = position(0.2);
         tree.node(b).add_results(100, 0);
         assert_eq!(pick(&tree, "puct=0.1"), Some(c));
+    }
+
+    #[test]
+    fn the_root_can_trust_real_results_more_than_amaf_while_deeper_nodes_do_not() {
+        // Two moves tried 1,000 times each: `a` wins 60% of its own
+        // playouts but 40% of its 3,000 AMAF samples (a move that must be
+        // played now); `b` wins 50% and 60%. With the default blend
+        // (beta 0.6) `b` looks better (0.56 against 0.48); with an
+        // equivalence of 100 for the root's children alone (beta 0.09)
+        // `a` does (0.58 against 0.51), and a node below the root keeps
+        // the default blend.
+        let (tree, a, b) = root_with_two_children();
+        let same_stats = |a, b| {
+            tree.node(a).add_results(1000, 2 * 600);
+            tree.node(a).add_rave(3000, 2 * 1200);
+            tree.node(b).add_results(1000, 2 * 500);
+            tree.node(b).add_rave(3000, 2 * 1800);
+        };
+        same_stats(a, b);
+        tree.node(tree.root()).add_results(2000, 2 * 900);
+        assert!(tree.node(a).try_begin_expansion());
+        assert!(tree.expand(
+            a,
+            &[20, 21].map(|mv| NewChild {
+                mv,
+                ..Default::default()
+            })
+        ));
+        let (x, y) = (
+            tree.child_with_move(a, 20).unwrap(),
+            tree.child_with_move(a, 21).unwrap(),
+        );
+        same_stats(x, y);
+        let pick = |node, knobs: &str| select(&tree, node, &tuned(knobs), 0.0, &[]);
+        assert_eq!(pick(tree.root(), ""), Some(b), "AMAF decides by default");
+        assert_eq!(pick(tree.root(), "root_rave_equiv=100"), Some(a));
+        assert_eq!(
+            pick(a, "root_rave_equiv=100"),
+            Some(y),
+            "not below the root"
+        );
+        let value = |knobs: &str| child_value(&tree, a, &tuned(knobs)).0;
+        assert!((value("") - 0.48).abs() < 1e-9);
+        assert!((value("root_rave_equiv=100") - 0.5823).abs() < 1e-3);
     }
 
     #[test]
