@@ -412,9 +412,6 @@ impl Params {
         }
     }
 
-    /// The UCB exploration constant where `mover` chooses, in a search for
-    /// `searcher`: `explore` everywhere, raised to `explore_reply` at the
-    /// opponent's nodes.
     /// The RAVE equivalence for the children of a root (`at_root`) or
     /// of any other node.
     pub fn rave_equiv_for(&self, at_root: bool) -> f64 {
@@ -425,6 +422,9 @@ impl Params {
         }
     }
 
+    /// The UCB exploration constant where `mover` chooses, in a search for
+    /// `searcher`: `explore` everywhere, raised to `explore_reply` at the
+    /// opponent's nodes.
     pub fn exploration_for(&self, mover: Color, searcher: Color) -> f64 {
         if mover == searcher {
             self.explore
