@@ -121,8 +121,9 @@ fn play_best_and_its_reply(game: &mut Game, snapshot: &Snapshot) {
 
 /// A search of 3,000 playouts from the empty board, its best move and
 /// the reply it expected played, then a search of 200 playouts: the
-/// searcher (for more searches) and the root visits of the second.
-fn search_on_after_the_expected_reply(tuning: &str) -> (Searcher, u64) {
+/// searcher (for more searches), the root visits of the second and how
+/// many of them its own playouts made.
+fn search_on_after_the_expected_reply(tuning: &str) -> (Searcher, u64, u64) {
     let mut game = Game::new(9, Rules::default()).unwrap();
     let mut searcher = Searcher::new(SearchConfig {
         playouts: Some(3000),
@@ -135,7 +136,7 @@ fn search_on_after_the_expected_reply(tuning: &str) -> (Searcher, u64) {
     let second = searcher.genmove(&game, Color::Black, &SHORT, &stop);
     assert!(second.snapshot.playouts <= 200);
     let visits = second.snapshot.candidates.iter().map(|c| c.visits).sum();
-    (searcher, visits)
+    (searcher, visits, second.snapshot.playouts)
 }
 
 const SHORT: Limits = Limits {
@@ -145,7 +146,7 @@ const SHORT: Limits = Limits {
 
 #[test]
 fn the_tree_is_kept_when_the_game_goes_on() {
-    let (mut searcher, visits) = search_on_after_the_expected_reply("");
+    let (mut searcher, visits, _) = search_on_after_the_expected_reply("");
     assert!(visits > 200, "the kept subtree adds its visits: {visits}");
 
     // A position that did not follow from the kept root starts afresh.
@@ -159,8 +160,25 @@ fn the_tree_is_kept_when_the_game_goes_on() {
 /// on from the kept root.
 #[test]
 fn without_reuse_every_search_starts_afresh() {
-    let (_, visits) = search_on_after_the_expected_reply("reuse=0");
+    let (_, visits, _) = search_on_after_the_expected_reply("reuse=0");
     assert!(visits <= 200, "nothing kept: {visits}");
+}
+
+/// `--tune reuse_weight=0.5` keeps the subtree with half its counts: the
+/// next search starts from the same tree, but its own playouts weigh twice
+/// as much against the kept ones.
+#[test]
+fn a_weighed_down_kept_tree_brings_half_its_visits() {
+    let (_, visits, playouts) = search_on_after_the_expected_reply("");
+    let whole = visits - playouts;
+    let (_, visits, playouts) = search_on_after_the_expected_reply("reuse_weight=0.5");
+    let half = visits - playouts;
+    assert!(whole > 20, "the kept subtree adds its visits: {whole}");
+    // Each root child's visits are halved and rounded down on their own.
+    assert!(
+        half <= whole / 2 && half + 10 >= whole / 2,
+        "{half} kept visits with half the counts, {whole} with all"
+    );
 }
 
 /// The kept subtree keeps the score statistics of its nodes too: after a

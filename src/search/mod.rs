@@ -365,7 +365,13 @@ impl Searcher {
         let kept = self.kept.take().filter(|_| params.reuse);
         let tree = match kept {
             Some(kept) => match follow(&kept, game, color) {
-                Some(id) => kept.tree.extract(id, max_nodes),
+                Some(id) => {
+                    let tree = kept.tree.extract(id, max_nodes);
+                    if params.reuse_weight > 0.0 {
+                        tree.weigh_down(params.reuse_weight);
+                    }
+                    tree
+                }
                 None => Tree::new(max_nodes),
             },
             None => Tree::new(max_nodes),

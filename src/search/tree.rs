@@ -332,6 +332,14 @@ impl Node {
     }
 }
 
+/// `(visits, wins)` multiplied by `weight` and packed: visits rounded
+/// down, wins to the nearest but at most two half points a visit.
+fn pack_weighed((visits, wins): (u32, u32), weight: f64) -> u64 {
+    let v = (f64::from(visits) * weight) as u32;
+    let w = ((f64::from(wins) * weight).round() as u32).min(v.saturating_mul(2));
+    pack(v, w)
+}
+
 /// Visits and half-point wins as one word, visits in the high half.
 #[inline]
 fn pack(visits: u32, wins: u32) -> u64 {
@@ -579,6 +587,40 @@ impl Tree {
         fresh
     }
 
+    /// Multiplies every count of the tree's nodes by `weight` (0 to 1):
+    /// real and AMAF results (visits rounded down, wins never above what
+    /// the visits allow) and score sums; each node's stops become what its
+    /// visits leave beyond its children's, so that visits = children's
+    /// visits + stops still holds. Priors are knowledge, not counts, and
+    /// stay. Only between searches: no playout may be below a node.
+    pub fn weigh_down(&self, weight: f64) {
+        let weight = weight.clamp(0.0, 1.0);
+        let mut nodes = vec![self.root];
+        let mut seen_blocks = std::collections::HashSet::new();
+        let mut i = 0;
+        while let Some(&id) = nodes.get(i) {
+            i += 1;
+            if let Some((first, n)) = self.node(id).children() {
+                if seen_blocks.insert(first) {
+                    nodes.extend(first..first + n);
+                }
+            }
+        }
+        for &id in &nodes {
+            let node = self.node(id);
+            let r = Ordering::Relaxed;
+            node.results.store(pack_weighed(node.results(), weight), r);
+            node.rave.store(pack_weighed(node.rave(), weight), r);
+            let score = &self.tally(id).score_sum;
+            score.store((score.load(r) as f64 * weight).round() as i64, r);
+        }
+        for &id in &nodes {
+            let below: u32 = self.children_of(id).map(|(_, c)| c.visits()).sum();
+            let stops = self.node(id).visits().saturating_sub(below);
+            self.tally(id).stops.store(stops, Ordering::Relaxed);
+        }
+    }
+
     /// Gives node `into` the move and counts of node `id` of `from`, both
     /// the node's and its tally's.
     fn copy_counts(&self, into: NodeId, from: &Tree, id: NodeId) {
@@ -599,6 +641,13 @@ mod tests {
             policy: 0,
             ..Default::default()
         }
+    }
+
+    /// Expands `node` with children playing `moves`; their ids.
+    fn expanded<const N: usize>(tree: &Tree, node: NodeId, moves: [u16; N]) -> [NodeId; N] {
+        assert!(tree.node(node).try_begin_expansion());
+        assert!(tree.expand(node, &moves.map(child)));
+        moves.map(|mv| tree.child_with_move(node, mv).unwrap())
     }
 
     #[test]
@@ -651,12 +700,8 @@ mod tests {
     fn a_shared_block_of_children_is_copied_once_and_stays_shared() {
         let tree = Tree::new(10_000);
         let root = tree.root();
-        assert!(tree.node(root).try_begin_expansion());
-        assert!(tree.expand(root, &[child(12), child(13)]));
-        let a = tree.child_with_move(root, 12).unwrap();
-        let b = tree.child_with_move(root, 13).unwrap();
-        assert!(tree.node(a).try_begin_expansion());
-        assert!(tree.expand(a, &[child(20), child(21), child(22)]));
+        let [a, b] = expanded(&tree, root, [12, 13]);
+        expanded(&tree, a, [20, 21, 22]);
         assert!(tree.node(b).try_begin_expansion());
         tree.share_children(b, a);
         assert_eq!(tree.node(b).children(), tree.node(a).children());
@@ -670,5 +715,46 @@ mod tests {
         let b = kept.child_with_move(kept.root(), 13).unwrap();
         assert_eq!(kept.node(a).children(), kept.node(b).children());
         assert!(kept.child_with_move(b, 22).is_some());
+    }
+
+    #[test]
+    fn a_weighed_down_tree_keeps_its_win_rates_and_its_visit_sums() {
+        let tree = Tree::new(10_000);
+        let root = tree.root();
+        let [a, b] = expanded(&tree, root, [12, 13]);
+        // 101 playouts: one stopped at the root as it was expanded, 61
+        // went through A (3 of them ending at A), 39 through B.
+        tree.node(root).add_results(101, 80);
+        tree.tally(root).add_stop();
+        tree.node(a).add_results(61, 90);
+        tree.node(a).add_rave(200, 300);
+        tree.tally(a).add_score_lossy(122);
+        tree.node(b).add_results(39, 10);
+        let [a1, a2] = expanded(&tree, a, [20, 21]);
+        tree.node(a1).add_results(29, 40);
+        tree.node(a2).add_results(29, 18);
+        for _ in 0..3 {
+            tree.tally(a).add_stop();
+        }
+
+        tree.weigh_down(0.5);
+
+        assert_eq!(tree.node(root).results(), (50, 40));
+        assert_eq!(tree.node(a).results(), (30, 45));
+        assert_eq!(tree.node(a).rave(), (100, 150));
+        assert!(
+            (tree.score_lead(a) - 1.0).abs() < 0.05,
+            "a lead of one point stays"
+        );
+        assert_eq!(tree.node(b).results(), (19, 5));
+        assert_eq!(tree.node(a1).results(), (14, 20));
+        assert_eq!(tree.node(a2).results(), (14, 9));
+        for id in [root, a, b, a1, a2] {
+            let below: u32 = tree.children_of(id).map(|(_, c)| c.visits()).sum();
+            assert_eq!(tree.node(id).visits(), below + tree.tally(id).stops());
+            let (n, w) = tree.node(id).results();
+            assert!(w <= 2 * n);
+        }
+        assert_eq!(tree.tally(a).stops(), 2);
     }
 }
