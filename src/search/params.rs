@@ -75,6 +75,12 @@ pub struct Params {
     pub score_weight: f64,
     /// Points of margin at which the score term is about three quarters full.
     pub score_scale: f64,
+    /// The score term counts only while at least this share of the board
+    /// is empty (0, the default: always). In the opening every move's win
+    /// rate is near one half and 5,000 playouts pick among dozens of moves
+    /// within a few hundredths, while the same playouts' mean margin tells
+    /// them apart with less noise; later, chasing points risks won games.
+    pub score_opening: f64,
     /// Between root moves the search cannot tell apart, play the one that
     /// leads by the most points: those with at least half the most visited
     /// move's visits and a win rate at most this far below its. The mean
@@ -371,6 +377,7 @@ impl Params {
             virtual_loss: 20,
             score_weight: 0.0,
             score_scale: size as f64,
+            score_opening: 0.0,
             score_tiebreak: 0.0,
             jigo: 0.25,
             early_stop: true,
@@ -476,7 +483,7 @@ fn percent(v: f64) -> u8 {
 type Setter = fn(&mut Params, f64);
 
 /// Every constant `--tune` can set: its name and how it is set.
-const KNOBS: [(&str, Setter); 81] = [
+const KNOBS: [(&str, Setter); 82] = [
     ("expand_at", |p, v| {
         p.expand_at = v.round().min(u32::MAX as f64) as u32
     }),
@@ -629,6 +636,7 @@ const KNOBS: [(&str, Setter); 81] = [
     ("lost_below", |p, v| p.lost_below = v.min(1.0)),
     ("reuse", |p, v| p.reuse = v >= 0.5),
     ("reuse_weight", |p, v| p.reuse_weight = v.clamp(0.0, 1.0)),
+    ("score_opening", |p, v| p.score_opening = v.clamp(0.0, 1.0)),
     ("book", |p, v| p.book = v >= 0.5),
     ("book_records", |p, v| p.book_records = v >= 0.5),
 ];
@@ -702,8 +710,12 @@ impl Params {
     }
 
     /// These constants for a search from `board`: `rave_equiv` scaled down
-    /// by how full the board is (see [`Params::rave_phase`]).
+    /// by how full the board is (see [`Params::rave_phase`]), and no score
+    /// term past the opening (see [`Params::score_opening`]).
     pub fn at(mut self, board: &Board) -> Params {
+        if self.score_opening > 0.0 && empty_share(board) < self.score_opening {
+            self.score_weight = 0.0;
+        }
         if self.rave_phase > 0.0 {
             let scale = empty_share(board).powf(self.rave_phase);
             self.rave_equiv = (self.rave_equiv * scale).max(1.0);
@@ -802,6 +814,47 @@ mod tests {
         assert_eq!(knowledge(both.priors_for(them, me)), (100, 4));
         assert_eq!(knowledge(replies.priors_for(me, me)), (0, 0));
         assert_eq!(knowledge(replies.priors_for(them, me)), (100, 4));
+    }
+
+    #[test]
+    fn the_score_term_can_be_kept_to_the_opening() {
+        let opening_only = Tuning::parse("score_weight=0.1,score_opening=0.7").unwrap();
+        let everywhere = Tuning::parse("score_weight=0.1").unwrap();
+        let weight = |board: &Board, tuning: &Tuning| {
+            Params::tuned(9, PlayoutKind::Heavy, tuning)
+                .at(board)
+                .score_weight
+        };
+        // 63 of 81 points empty: still the opening.
+        let early = Board::from_ascii(
+            "X X X X X X X X X
+             O O O O O O O O O
+             . . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .",
+        )
+        .unwrap();
+        // 54 of 81 empty: two thirds, past it.
+        let later = Board::from_ascii(
+            "X X X X X X X X X
+             O O O O O O O O O
+             X X X X X X X X X
+             . . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .",
+        )
+        .unwrap();
+        assert_eq!(weight(&early, &opening_only), 0.1);
+        assert_eq!(weight(&later, &opening_only), 0.0);
+        assert_eq!(weight(&later, &everywhere), 0.1);
+        assert_eq!(weight(&early, &Tuning::default()), 0.0, "off by default");
     }
 
     #[test]
