@@ -324,10 +324,25 @@ impl Drop for VirtualLoss<'_, '_> {
 /// (it is in the node's visits).
 pub fn child_value(tree: &Tree, id: NodeId, params: &Params) -> (f64, u32) {
     let per_equiv = params.rave_equiv_for(true).recip();
-    blended_value(tree, id, tree.node(id), params, per_equiv)
+    let centre = score_centre(tree, tree.root(), params);
+    blended_value(tree, id, tree.node(id), params, per_equiv, centre)
 }
 
-/// [`child_value`] with `1 / rave_equiv` worked out once per loop.
+/// The margin the score term measures `parent`'s children against: the
+/// mean margin of the parent's playouts, for the side moving from it.
+/// Measured from zero instead, every child of a side behind by komi would
+/// lose a share of its value, and an unvisited one (no margin yet) would
+/// look better than every visited one.
+fn score_centre(tree: &Tree, parent: NodeId, params: &Params) -> f64 {
+    if params.score_weight > 0.0 {
+        -tree.score_lead(parent)
+    } else {
+        0.0
+    }
+}
+
+/// [`child_value`] with `1 / rave_equiv` and the score term's centre
+/// worked out once per loop.
 #[inline]
 fn blended_value(
     tree: &Tree,
@@ -335,6 +350,7 @@ fn blended_value(
     child: &super::tree::Node,
     params: &Params,
     per_equiv: f64,
+    score_centre: f64,
 ) -> (f64, u32) {
     let (prior_n, prior_w) = child.prior();
     let (real_visits, real_wins) = child.results();
@@ -360,7 +376,8 @@ fn blended_value(
         value = value.max(wins as f64 / (2 * visits) as f64);
     }
     if params.score_weight > 0.0 && real_visits > 0 {
-        value += params.score_weight * (tree.score_lead(id) / params.score_scale).tanh();
+        let gain = tree.score_lead(id) - score_centre;
+        value += params.score_weight * (gain / params.score_scale).tanh();
     }
     (value, visits)
 }
@@ -395,6 +412,7 @@ fn select(
         0.0
     };
     let per_equiv = params.rave_equiv_for(parent == tree.root()).recip();
+    let centre = score_centre(tree, parent, params);
     let mut best = None;
     let mut best_value = f64::NEG_INFINITY;
     let mut best_reply = None::<f64>;
@@ -403,7 +421,7 @@ fn select(
         if child.is_pruned() {
             continue;
         }
-        let (mut value, visits) = blended_value(tree, id, child, params, per_equiv);
+        let (mut value, visits) = blended_value(tree, id, child, params, per_equiv, centre);
         if params.minimax > 0.0 {
             let (real, wins) = child.results();
             if real >= params.minimax_visits.max(1) {
@@ -1607,6 +1625,27 @@ mod tests {
         let (va, _) = child_value(&tree, a, &scored);
         let (vb, _) = child_value(&tree, b, &scored);
         assert!(va > vb && va - 0.5 <= 0.05, "{va} {vb}");
+    }
+
+    #[test]
+    fn the_score_term_measures_a_move_against_the_margin_its_side_already_has() {
+        let (tree, a, b) = root_with_two_children();
+        // Black to move, 8 points behind by komi whatever it plays: the
+        // root's playouts have White ahead by 8, and so has A's.
+        tree.node(tree.root()).add_results(5, 5);
+        (0..5).for_each(|_| tree.tally(tree.root()).add_score_lossy(16));
+        tree.node(a).add_results(4, 4);
+        (0..4).for_each(|_| tree.tally(a).add_score_lossy(-16));
+        let plain = Params::new(9, PlayoutKind::Light);
+        let scored = tuned("score_weight=0.3");
+        assert_eq!(
+            child_value(&tree, a, &scored),
+            child_value(&tree, a, &plain)
+        );
+        // B, as many wins but 4 points less behind, gains.
+        tree.node(b).add_results(4, 4);
+        (0..4).for_each(|_| tree.tally(b).add_score_lossy(-8));
+        assert!(child_value(&tree, b, &scored).0 > child_value(&tree, b, &plain).0);
     }
 
     #[test]
