@@ -105,12 +105,12 @@ impl Tally {
         self.stops.fetch_add(1, Ordering::Relaxed);
     }
 
-    /// Adds one playout's final margin for the mover, in half points.
+    /// Adds playouts' final margins for the mover, in half points.
     #[inline]
-    pub fn add_score_lossy(&self, margin: i32) {
+    pub fn add_score_lossy(&self, margin: i64) {
         let sum = self.score_sum.load(Ordering::Relaxed);
         self.score_sum
-            .store(sum.wrapping_add(i64::from(margin)), Ordering::Relaxed);
+            .store(sum.wrapping_add(margin), Ordering::Relaxed);
     }
 
     /// See `best_reply` above: the best child's real win rate, 0 to 1.

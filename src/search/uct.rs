@@ -301,7 +301,7 @@ impl<'t, 'p> VirtualLoss<'t, 'p> {
             // Not what two threads lose either: with no score sums
             // written at all, two threads over one on 9x9 light were
             // 1.80 against the head's 1.83 (16 interleaved rounds).
-            self.tree.tally(id).add_score_lossy(margin);
+            self.tree.tally(id).add_score_lossy(i64::from(margin));
         }
         self.settled = true;
     }
@@ -632,6 +632,9 @@ pub struct Worker {
     /// Visits and half-point wins of the root itself, not yet added.
     root_visits: u32,
     root_wins: u32,
+    /// The root's margins since the last flush, in half points, for its
+    /// mover: the centre of the score term at the root's children.
+    root_score: i64,
     /// Playouts claimed from the budget and not yet run.
     allowance: u64,
 }
@@ -657,6 +660,7 @@ impl Worker {
             hits: Vec::new(),
             root_visits: 0,
             root_wins: 0,
+            root_score: 0,
             allowance: 0,
         }
     }
@@ -717,7 +721,9 @@ impl Worker {
         let root = sh.tree.node(sh.tree.root());
         if self.root_visits != 0 {
             root.add_results(self.root_visits, self.root_wins);
-            (self.root_visits, self.root_wins) = (0, 0);
+            let tally = sh.tree.tally(sh.tree.root());
+            tally.add_score_lossy(self.root_score);
+            (self.root_visits, self.root_wins, self.root_score) = (0, 0, 0);
         }
         for ((_, child), counts) in sh.tree.children_of(sh.tree.root()).zip(&mut self.root_rave) {
             if counts[0] != 0 {
@@ -886,7 +892,9 @@ impl Worker {
         let leaf = path.path.last().copied().unwrap_or(tree.root());
         tree.tally(leaf).add_stop();
         self.root_visits += 1;
-        self.root_wins += for_color(root.color.opponent()).0;
+        let (root_wins, root_margin) = for_color(root.color.opponent());
+        self.root_wins += root_wins;
+        self.root_score += i64::from(root_margin);
         path.settle(|d| for_color(color_at_depth(d).opponent()));
 
         // AMAF: a child of the node at depth d gets the result if its move
@@ -1646,6 +1654,42 @@ mod tests {
         tree.node(b).add_results(4, 4);
         (0..4).for_each(|_| tree.tally(b).add_score_lossy(-8));
         assert!(child_value(&tree, b, &scored).0 > child_value(&tree, b, &plain).0);
+    }
+
+    #[test]
+    fn the_root_knows_the_mean_margin_its_children_are_measured_against() {
+        // Komi 40 on an empty 9x9 board: White, who moved into the root,
+        // leads by about 40 points whatever Black plays.
+        let mut rules = crate::rules::Rules::preset("chinese").unwrap();
+        rules.komi = 40.0;
+        let game = Game::new(9, rules).unwrap();
+        let root = Root {
+            board: game.board().clone(),
+            color: Color::Black,
+            passes: 0,
+            recent: Recent::default(),
+        };
+        let tree = Tree::new(200_000);
+        let params = Params::new(9, PlayoutKind::Heavy);
+        prepare_root(&tree, &root, &game, &params);
+        let stop = AtomicBool::new(false);
+        let scorer = Scorer::of(&game);
+        let shared = Shared::new(&tree, &root, &params, scorer, &stop, 2000, None);
+        search(&shared, 1, 7);
+
+        let lead = tree.score_lead(tree.root());
+        assert!(lead > 25.0, "White's lead at the root: {lead}");
+        let (visits, summed) = tree
+            .children_of(tree.root())
+            .fold((0.0, 0.0), |(n, s), (id, c)| {
+                let v = f64::from(c.visits());
+                (n + v, s + v * tree.score_lead(id))
+            });
+        let children = summed / visits;
+        assert!(
+            (lead + children).abs() < 1.0,
+            "root {lead}, children {children}"
+        );
     }
 
     #[test]
