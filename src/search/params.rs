@@ -32,6 +32,12 @@ pub struct Params {
     /// UCB exploration constant at every node (small: RAVE and priors do
     /// most exploring).
     pub explore: f64,
+    /// The least UCB exploration constant while at least
+    /// [`OPENING_EMPTY`] of the board is empty (0, the default: `explore`
+    /// throughout). In the opening dozens of moves are within a few
+    /// hundredths of each other, and a greedy search settles on one by the
+    /// luck of its first playouts; exploring spreads the playouts over them.
+    pub explore_opening: f64,
     /// UCB exploration constant at the nodes where the root's opponent
     /// chooses, where it is larger than `explore`. With none, a reply whose
     /// prior and AMAF estimate fall below the best reply's value is never
@@ -382,6 +388,7 @@ impl Params {
             rave_equiv: 3000.0,
             root_rave_equiv: 0.0,
             explore: 0.0,
+            explore_opening: 0.0,
             explore_reply: 0.0,
             puct: 0.0,
             fpu: 1.1,
@@ -494,7 +501,7 @@ fn percent(v: f64) -> u8 {
 type Setter = fn(&mut Params, f64);
 
 /// Every constant `--tune` can set: its name and how it is set.
-const KNOBS: [(&str, Setter); 82] = [
+const KNOBS: [(&str, Setter); 83] = [
     ("expand_at", |p, v| {
         p.expand_at = v.round().min(u32::MAX as f64) as u32
     }),
@@ -648,6 +655,7 @@ const KNOBS: [(&str, Setter); 82] = [
     ("reuse", |p, v| p.reuse = v >= 0.5),
     ("reuse_weight", |p, v| p.reuse_weight = v.clamp(0.0, 1.0)),
     ("score_opening", |p, v| p.score_opening = v.clamp(0.0, 1.0)),
+    ("explore_opening", |p, v| p.explore_opening = v),
     ("book", |p, v| p.book = v >= 0.5),
     ("book_records", |p, v| p.book_records = v >= 0.5),
 ];
@@ -721,9 +729,13 @@ impl Params {
     }
 
     /// These constants for a search from `board`: `rave_equiv` scaled down
-    /// by how full the board is (see [`Params::rave_phase`]), and no score
-    /// term past the opening (see [`Params::score_opening`]).
+    /// by how full the board is (see [`Params::rave_phase`]), no score
+    /// term past the opening (see [`Params::score_opening`]), and more
+    /// exploration in it (see [`Params::explore_opening`]).
     pub fn at(mut self, board: &Board) -> Params {
+        if empty_share(board) >= OPENING_EMPTY {
+            self.explore = self.explore.max(self.explore_opening);
+        }
         if self.score_opening > 0.0 && empty_share(board) < self.score_opening {
             self.score_weight = 0.0;
         }
@@ -737,6 +749,10 @@ impl Params {
         self
     }
 }
+
+/// The empty share of the board down to which a game is in its opening
+/// for [`Params::explore_opening`]: about the first 24 plies on 9x9.
+pub const OPENING_EMPTY: f64 = 0.7;
 
 /// The share of `board`'s points that are empty, 1 on an empty board.
 pub(super) fn empty_share(board: &Board) -> f64 {
@@ -828,7 +844,7 @@ mod tests {
     }
 
     #[test]
-    fn the_score_term_can_be_kept_to_the_opening() {
+    fn the_score_term_and_more_exploration_can_be_kept_to_the_opening() {
         let opening_only = Tuning::parse("score_weight=0.1,score_opening=0.7").unwrap();
         let everywhere = Tuning::parse("score_weight=0.1").unwrap();
         let weight = |board: &Board, tuning: &Tuning| {
@@ -866,6 +882,14 @@ mod tests {
         assert_eq!(weight(&later, &opening_only), 0.0);
         assert_eq!(weight(&later, &everywhere), 0.1);
         assert_eq!(weight(&early, &Tuning::default()), 0.0, "off by default");
+        let explore = |board: &Board| {
+            let tuning = Tuning::parse("explore_opening=0.3").unwrap();
+            Params::tuned(9, PlayoutKind::Heavy, &tuning)
+                .at(board)
+                .explore
+        };
+        assert_eq!(explore(&early), 0.3);
+        assert_eq!(explore(&later), 0.0);
     }
 
     #[test]
