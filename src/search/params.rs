@@ -37,6 +37,9 @@ pub struct Params {
     /// throughout). In the opening dozens of moves are within a few
     /// hundredths of each other, and a greedy search settles on one by the
     /// luck of its first playouts; exploring spreads the playouts over them.
+    /// Off: in self-play against the shipped search at 5,000 playouts
+    /// (9x9, komi 7.5, book off) 0.15 won 88 of 254 games and 0.4 48 of
+    /// 252 (README, Self-play as a screen).
     pub explore_opening: f64,
     /// UCB exploration constant at the nodes where the root's opponent
     /// chooses, where it is larger than `explore`. With none, a reply whose
