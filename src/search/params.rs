@@ -736,14 +736,15 @@ impl Params {
     /// term past the opening (see [`Params::score_opening`]), and more
     /// exploration in it (see [`Params::explore_opening`]).
     pub fn at(mut self, board: &Board) -> Params {
-        if empty_share(board) >= OPENING_EMPTY {
+        let empty = empty_share(board);
+        if empty >= OPENING_EMPTY {
             self.explore = self.explore.max(self.explore_opening);
         }
-        if self.score_opening > 0.0 && empty_share(board) < self.score_opening {
+        if self.score_opening > 0.0 && empty < self.score_opening {
             self.score_weight = 0.0;
         }
         if self.rave_phase > 0.0 {
-            let scale = empty_share(board).powf(self.rave_phase);
+            let scale = empty.powf(self.rave_phase);
             self.rave_equiv = (self.rave_equiv * scale).max(1.0);
             if self.root_rave_equiv > 0.0 {
                 self.root_rave_equiv = (self.root_rave_equiv * scale).max(1.0);
