@@ -2,6 +2,7 @@
 //! judgement. Threads live here and above (the workers in one rayon pool,
 //! `pool`); nothing below this module does I/O or spawns threads.
 
+pub mod adaptive;
 pub mod balanced;
 pub mod bench;
 pub mod book;

@@ -151,6 +151,9 @@ pub struct Params {
     /// Candidates the heavy playouts' random stage weighs by their move
     /// averages (see `mast`): 0 or 1 off.
     pub mast: u8,
+    /// Learning rate of the balanced shape stage's adaptive offsets (see
+    /// `adaptive`; only with `playout_shapes_balanced=1`): 0 off.
+    pub playout_adapt: f32,
     /// Percent chances of the heavy playouts' atari and shape stages (see
     /// `PlayoutStyle`). Raising both to 100 with the shapes weighted by
     /// their learned rates judged positions of finished games better
@@ -410,6 +413,7 @@ impl Params {
             nakade_closed: false,
             replies: 0,
             mast: 0,
+            playout_adapt: 0.0,
             atari_rate: ATARI_RATE,
             shape_rate: SHAPE_RATE,
             pool_rate: 0,
@@ -504,7 +508,7 @@ fn percent(v: f64) -> u8 {
 type Setter = fn(&mut Params, f64);
 
 /// Every constant `--tune` can set: its name and how it is set.
-const KNOBS: [(&str, Setter); 83] = [
+const KNOBS: [(&str, Setter); 84] = [
     ("expand_at", |p, v| {
         p.expand_at = v.round().min(u32::MAX as f64) as u32
     }),
@@ -576,6 +580,9 @@ const KNOBS: [(&str, Setter); 83] = [
     }),
     ("pool_visits", |p, v| {
         p.pool_visits = v.round().clamp(1.0, u32::MAX as f64) as u32
+    }),
+    ("playout_adapt", |p, v| {
+        p.playout_adapt = v.clamp(0.0, 10.0) as f32
     }),
     ("playout_mast", |p, v| {
         p.mast = v.round().clamp(0.0, 16.0) as u8

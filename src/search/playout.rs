@@ -1,5 +1,6 @@
 //! Playouts: finishing a game quickly at random so its result can be counted.
 
+use super::adaptive::AdaptiveShapes;
 use super::balanced::{ShapeTrace, ShapeWeights};
 use super::bench::PlayoutKind;
 use super::mast::MoveAverages;
@@ -151,6 +152,9 @@ pub struct PlayoutScratch {
     /// table, and a record of the balanced stage's choices in the last
     /// playout.
     pub balance: Option<(Arc<ShapeWeights>, ShapeTrace)>,
+    /// The worker's offsets to the balanced stage's weights, learned over
+    /// its search (see `adaptive`).
+    pub(super) adaptive: AdaptiveShapes,
 }
 
 impl PlayoutScratch {
@@ -318,6 +322,7 @@ pub fn play_out(
     if let Some((_, trace)) = scratch.balance.as_mut() {
         trace.clear();
     }
+    scratch.adaptive.clear_playout();
     // The mover's own previous placement, when the record has it.
     let mut own_last = record
         .len()
@@ -473,6 +478,7 @@ fn heavy_move(
         balance,
         averages,
         rave_pool,
+        adaptive,
         ..
     } = scratch;
     // A run into a ladder is not offered again as a shape move.
@@ -529,8 +535,18 @@ fn heavy_move(
             return softmax.choose(board, c, [last, own_last], failed_escape, rng);
         }
         if style.shapes == ShapeChoice::Balanced {
-            return balanced_shape(board, c, l, failed_escape, balance, candidates, rng)
-                .or_else(|| random_sensible_move(board, c, rng));
+            let learned = adaptive.active().then_some(&mut *adaptive);
+            return balanced_shape(
+                board,
+                c,
+                l,
+                failed_escape,
+                balance,
+                learned,
+                candidates,
+                rng,
+            )
+            .or_else(|| random_sensible_move(board, c, rng));
         }
         candidates.clear();
         weights.clear();
@@ -598,13 +614,17 @@ fn fit_for_shape_stage(board: &Board, c: Color, q: Point) -> bool {
 
 /// The balanced shape stage: a sensible point next to the last move `l`,
 /// or `None` for a move elsewhere, each as likely as its weight. With a
-/// training table in `balance`, the choice is recorded there.
+/// training table in `balance`, the choice is recorded there; with
+/// `adaptive`, the weights are the table's times the search's learned
+/// factors, and the choice is recorded for it to learn from.
+#[allow(clippy::too_many_arguments)]
 fn balanced_shape(
     board: &Board,
     c: Color,
     l: Point,
     failed_escape: Option<Point>,
     balance: &mut Option<(Arc<ShapeWeights>, ShapeTrace)>,
+    mut adaptive: Option<&mut AdaptiveShapes>,
     candidates: &mut Vec<Point>,
     rng: &mut impl RngCore,
 ) -> Option<Point> {
@@ -622,14 +642,16 @@ fn balanced_shape(
         }
         let key = shape_key(board, c, q);
         keys[candidates.len()] = key;
-        weights[candidates.len()] = table.weight(key);
+        weights[candidates.len()] =
+            table.weight(key) * adaptive.as_ref().map_or(1.0, |a| a.factor(c, q, key));
         candidates.push(q);
     }
     let n = candidates.len();
     if n == 0 {
         return None;
     }
-    let total: f32 = weights[..n].iter().sum::<f32>() + table.random();
+    let elsewhere = table.random();
+    let total: f32 = weights[..n].iter().sum::<f32>() + elsewhere;
     let mut ticket = below(rng, 1 << 24) as f32 / (1 << 24) as f32 * total;
     let mut chosen = n;
     for (k, &w) in weights[..n].iter().enumerate() {
@@ -646,6 +668,9 @@ fn balanced_shape(
         trace.keys.extend_from_slice(&keys[..n]);
         trace.weights.extend_from_slice(&weights[..n]);
         trace.random = table.random();
+    }
+    if let Some(adaptive) = adaptive.as_mut() {
+        adaptive.record(c, candidates, &keys[..n], &weights[..n], elsewhere, chosen);
     }
     candidates.get(chosen).copied()
 }

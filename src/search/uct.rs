@@ -680,6 +680,9 @@ impl Worker {
         if sh.params.mast > 1 {
             self.scratch.averages.fit(self.mark.len());
         }
+        self.scratch
+            .adaptive
+            .fit(self.mark.len(), sh.params.playout_adapt);
         let mut unreported = 0u64;
         while !sh.finished() {
             if self.allowance == 0 {
@@ -874,6 +877,7 @@ impl Worker {
         if params.mast > 1 {
             self.scratch.averages.learn(&self.moves, black_half);
         }
+        self.scratch.adaptive.learn(black_half);
         record_ownership(&self.board, &mut self.ownership);
         if params.crit_weight > 0.0 {
             let decisive = (black_half != 1).then_some(black_half == 2);
