@@ -144,16 +144,20 @@ impl AdaptiveShapes {
     }
 
     /// Learns from the current playout's result (`black_half`: 2 a Black
-    /// win, 1 a draw, 0 a White win) and forgets its choices.
-    pub fn learn(&mut self, black_half: u32) {
+    /// win, 1 a draw, 0 a White win) and forgets its choices. `expected`
+    /// is Black's expected result (in halves) from where the playout
+    /// started, when the tree knows it; otherwise the search's mean
+    /// result so far stands in.
+    pub fn learn(&mut self, black_half: u32, expected: Option<f32>) {
         if !self.active() {
             return;
         }
-        let mean = if self.playouts == 0 {
+        let search_mean = if self.playouts == 0 {
             1.0
         } else {
             self.black_halves as f32 / self.playouts as f32
         };
+        let mean = expected.unwrap_or(search_mean);
         // Black's advantage over the mean, as a share of a win.
         let black_advantage = (black_half as f32 - mean) / 2.0;
         self.black_halves += u64::from(black_half);
@@ -208,11 +212,12 @@ mod tests {
                 elsewhere,
                 chosen,
             );
-            adaptive.learn(match chosen {
+            let black_half = match chosen {
                 0 => 2,
                 1 => 0,
                 _ => 1,
-            });
+            };
+            adaptive.learn(black_half, None);
         }
         let (fa, fb) = (
             adaptive.factor(Color::Black, a, key_a),
@@ -232,14 +237,19 @@ mod tests {
         adaptive.fit(30, 0.5);
         for _ in 0..50 {
             adaptive.record(Color::White, &[Point(5)], &[3], &[1.0], 1.0, 0);
-            adaptive.learn(2);
+            adaptive.learn(2, None);
         }
         // After the first playout every result equals the mean.
         let after_first = adaptive.factor(Color::White, Point(5), 3);
         for _ in 0..50 {
             adaptive.record(Color::White, &[Point(5)], &[3], &[1.0], 1.0, 0);
-            adaptive.learn(2);
+            adaptive.learn(2, None);
         }
         assert_eq!(adaptive.factor(Color::White, Point(5), 3), after_first);
+        // Measured against what the tree expects from where the playout
+        // started, the same win is a surprise again and teaches.
+        adaptive.record(Color::White, &[Point(5)], &[3], &[1.0], 1.0, 0);
+        adaptive.learn(2, Some(1.5));
+        assert!(adaptive.factor(Color::White, Point(5), 3) < after_first);
     }
 }

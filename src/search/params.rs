@@ -154,6 +154,11 @@ pub struct Params {
     /// Learning rate of the balanced shape stage's adaptive offsets (see
     /// `adaptive`; only with `playout_shapes_balanced=1`): 0 off.
     pub playout_adapt: f32,
+    /// With `playout_adapt`, a playout's result is measured against the
+    /// mean result of the tree node it started from once that node has
+    /// this many playouts, and against the search's mean before; 0: always
+    /// the search's mean.
+    pub playout_adapt_leaf: u32,
     /// Percent chances of the heavy playouts' atari and shape stages (see
     /// `PlayoutStyle`). Raising both to 100 with the shapes weighted by
     /// their learned rates judged positions of finished games better
@@ -414,6 +419,7 @@ impl Params {
             replies: 0,
             mast: 0,
             playout_adapt: 0.0,
+            playout_adapt_leaf: 0,
             atari_rate: ATARI_RATE,
             shape_rate: SHAPE_RATE,
             pool_rate: 0,
@@ -508,7 +514,7 @@ fn percent(v: f64) -> u8 {
 type Setter = fn(&mut Params, f64);
 
 /// Every constant `--tune` can set: its name and how it is set.
-const KNOBS: [(&str, Setter); 84] = [
+const KNOBS: [(&str, Setter); 85] = [
     ("expand_at", |p, v| {
         p.expand_at = v.round().min(u32::MAX as f64) as u32
     }),
@@ -583,6 +589,9 @@ const KNOBS: [(&str, Setter); 84] = [
     }),
     ("playout_adapt", |p, v| {
         p.playout_adapt = v.clamp(0.0, 10.0) as f32
+    }),
+    ("playout_adapt_leaf", |p, v| {
+        p.playout_adapt_leaf = v.round().clamp(0.0, 1e6) as u32
     }),
     ("playout_mast", |p, v| {
         p.mast = v.round().clamp(0.0, 16.0) as u8

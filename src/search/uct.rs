@@ -11,7 +11,7 @@ use super::policy::{children_with_priors, LadderScratch, Recent};
 use super::pool::{on_threads, worker_seed};
 use super::symmetry;
 use super::transpose::{self, Transpositions};
-use super::tree::{NewChild, NodeId, Tree, PASS};
+use super::tree::{NewChild, Node, NodeId, Tree, PASS};
 use crate::board::{Board, Color, Point};
 use crate::game::Game;
 use crate::rules::{HandicapCompensation, ScoringRule};
@@ -877,7 +877,6 @@ impl Worker {
         if params.mast > 1 {
             self.scratch.averages.learn(&self.moves, black_half);
         }
-        self.scratch.adaptive.learn(black_half);
         record_ownership(&self.board, &mut self.ownership);
         if params.crit_weight > 0.0 {
             let decisive = (black_half != 1).then_some(black_half == 2);
@@ -900,6 +899,15 @@ impl Worker {
         self.root_wins += root_wins;
         self.root_score += i64::from(root_margin);
         path.settle(|d| for_color(color_at_depth(d).opponent()));
+        if self.scratch.adaptive.active() {
+            // The deepest node on the path with enough playouts to say
+            // what a playout from there is expected to bring.
+            let least = params.playout_adapt_leaf;
+            let baseline = path.path.iter().enumerate().rev().find_map(|(k, &id)| {
+                black_halves_through(tree.node(id), color_at_depth(k + 1).opponent(), least)
+            });
+            self.scratch.adaptive.learn(black_half, baseline);
+        }
 
         // AMAF: a child of the node at depth d gets the result if its move
         // was played first by the same colour anywhere after depth d.
@@ -1029,6 +1037,22 @@ impl Worker {
 }
 
 /// The colour that chooses at depth `d` of a search whose root `root_color` moves at.
+/// Black's mean result in half points over the playouts through `node`,
+/// whose move `mover` played, once it has at least `least` of them (0:
+/// never).
+fn black_halves_through(node: &Node, mover: Color, least: u32) -> Option<f32> {
+    let (visits, wins) = node.results();
+    if least == 0 || visits < least {
+        return None;
+    }
+    let mover_halves = wins as f32 / visits as f32;
+    Some(if mover == Color::Black {
+        mover_halves
+    } else {
+        2.0 - mover_halves
+    })
+}
+
 pub(super) fn color_at_depth(root_color: Color, d: usize) -> Color {
     if d.is_multiple_of(2) {
         root_color
