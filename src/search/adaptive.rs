@@ -47,7 +47,7 @@ struct Choice {
     color: Color,
     start: u32,
     count: u16,
-    /// Index of the option played; `count` for a move elsewhere.
+    /// Index of the candidate played; `count` for a move elsewhere.
     chosen: u16,
 }
 
@@ -63,7 +63,7 @@ pub struct AdaptiveShapes {
     black_halves: u64,
     playouts: u64,
     choices: Vec<Choice>,
-    options: Vec<Candidate>,
+    candidates: Vec<Candidate>,
 }
 
 impl AdaptiveShapes {
@@ -90,7 +90,7 @@ impl AdaptiveShapes {
     /// Forgets the current playout's choices.
     pub fn clear_playout(&mut self) {
         self.choices.clear();
-        self.options.clear();
+        self.candidates.clear();
     }
 
     fn point_slot(&self, c: Color, p: Point) -> u32 {
@@ -105,18 +105,15 @@ impl AdaptiveShapes {
         mixed.wrapping_mul(0x27d4_eb2f) >> (32 - SHAPE_SLOT_BITS)
     }
 
-    /// The factor on the table's weight of `c` playing `p` with shape `key`.
+    /// The factor on the table's weight of `c` playing `p` with shape `key`
+    /// (only while [`AdaptiveShapes::active`]).
     pub fn factor(&self, c: Color, p: Point, key: u32) -> f32 {
-        let point = self
-            .by_point
-            .get(self.point_slot(c, p) as usize)
-            .copied()
-            .unwrap_or(0.0);
+        let point = self.by_point[self.point_slot(c, p) as usize];
         let shape = self.by_shape[Self::shape_slot(c, p, key) as usize];
         (point + shape).exp()
     }
 
-    /// Records one choice: the options' points, keys and final weights,
+    /// Records one choice: the candidates' points, keys and final weights,
     /// the weight of a move elsewhere and which was played (`points.len()`
     /// for elsewhere).
     pub fn record(
@@ -132,9 +129,9 @@ impl AdaptiveShapes {
         if total <= 0.0 || !total.is_finite() {
             return;
         }
-        let start = self.options.len() as u32;
+        let start = self.candidates.len() as u32;
         for ((&p, &key), &w) in points.iter().zip(keys).zip(weights) {
-            self.options.push(Candidate {
+            self.candidates.push(Candidate {
                 point_slot: self.point_slot(c, p),
                 shape_slot: Self::shape_slot(c, p, key),
                 chance: w / total,
@@ -174,12 +171,12 @@ impl AdaptiveShapes {
                 -black_advantage
             };
             let step = self.rate * advantage;
-            let options = &self.options[choice.start as usize..][..choice.count as usize];
-            for (k, option) in options.iter().enumerate() {
+            let candidates = &self.candidates[choice.start as usize..][..choice.count as usize];
+            for (k, candidate) in candidates.iter().enumerate() {
                 let played = (k == choice.chosen as usize) as u8 as f32;
-                let delta = step * (played - option.chance);
-                nudge(&mut self.by_point[option.point_slot as usize], delta);
-                nudge(&mut self.by_shape[option.shape_slot as usize], delta);
+                let delta = step * (played - candidate.chance);
+                nudge(&mut self.by_point[candidate.point_slot as usize], delta);
+                nudge(&mut self.by_shape[candidate.shape_slot as usize], delta);
             }
         }
         self.clear_playout();

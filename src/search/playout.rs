@@ -667,7 +667,7 @@ fn balanced_shape(
             .push((trace.keys.len() as u32, n as u16, chosen as u16));
         trace.keys.extend_from_slice(&keys[..n]);
         trace.weights.extend_from_slice(&weights[..n]);
-        trace.random = table.random();
+        trace.random = elsewhere;
     }
     if let Some(adaptive) = adaptive.as_mut() {
         adaptive.record(c, candidates, &keys[..n], &weights[..n], elsewhere, chosen);

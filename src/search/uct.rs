@@ -1036,7 +1036,6 @@ impl Worker {
     }
 }
 
-/// The colour that chooses at depth `d` of a search whose root `root_color` moves at.
 /// Black's mean result in half points over the playouts through `node`,
 /// whose move `mover` played, once it has at least `least` of them (0:
 /// never).
@@ -1053,6 +1052,7 @@ fn black_halves_through(node: &Node, mover: Color, least: u32) -> Option<f32> {
     })
 }
 
+/// The colour that chooses at depth `d` of a search whose root `root_color` moves at.
 pub(super) fn color_at_depth(root_color: Color, d: usize) -> Color {
     if d.is_multiple_of(2) {
         root_color
