@@ -606,18 +606,19 @@ impl Tree {
                 }
             }
         }
-        for &id in &nodes {
+        // Breadth first, so children come after their parents (a shared
+        // block's parents all lie at one depth): backwards, every node's
+        // children are weighed before its stops are recomputed from them.
+        for &id in nodes.iter().rev() {
             let node = self.node(id);
             let r = Ordering::Relaxed;
             node.results.store(pack_weighed(node.results(), weight), r);
             node.rave.store(pack_weighed(node.rave(), weight), r);
-            let score = &self.tally(id).score_sum;
+            let tally = self.tally(id);
+            let score = &tally.score_sum;
             score.store((score.load(r) as f64 * weight).round() as i64, r);
-        }
-        for &id in &nodes {
             let below: u32 = self.children_of(id).map(|(_, c)| c.visits()).sum();
-            let stops = self.node(id).visits().saturating_sub(below);
-            self.tally(id).stops.store(stops, Ordering::Relaxed);
+            tally.stops.store(node.visits().saturating_sub(below), r);
         }
     }
 
