@@ -13,11 +13,11 @@ number from 0), so a game can be replayed. Prints each result, then the
 first engine's wins with a 95% Wilson interval.
 """
 import argparse
-import math
 import os
 import shlex
 
 from gtp_client import Gtp
+from intervals import wilson_interval
 
 GNUGO = "/usr/games/gnugo"
 
@@ -84,14 +84,10 @@ def main():
         wins += won
         print(f"game {number + 1:3}: first engine {first_colour} {result} -> "
               f"{'win' if won else 'loss'}", flush=True)
-    z = 1.96
     if played:
-        p = wins / played
-        d = 1 + z * z / played
-        c = (p + z * z / (2 * played)) / d
-        h = z * math.sqrt(p * (1 - p) / played + z * z / (4 * played * played)) / d
-        print(f"first engine won {wins}/{played} = {100 * p:.1f}% "
-              f"(95% Wilson interval {100 * (c - h):.1f}%..{100 * (c + h):.1f}%)")
+        lo, hi = wilson_interval(wins, played)
+        print(f"first engine won {wins}/{played} = {100 * wins / played:.1f}% "
+              f"(95% Wilson interval {100 * lo:.1f}%..{100 * hi:.1f}%)")
 
 
 if __name__ == "__main__":
