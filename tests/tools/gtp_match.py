@@ -26,6 +26,10 @@ def engine(command, seed):
     """The engine of `command`, `{seed}` replaced, run in its program's
     folder (where Pachi looks for its data files), its stderr dropped."""
     argv = [a.replace("{seed}", str(seed)) for a in shlex.split(command)]
+    if os.sep in argv[0]:
+        # Relative to where the match was started, not to the folder the
+        # engine is run in.
+        argv[0] = os.path.abspath(argv[0])
     return Gtp(argv, cwd=os.path.dirname(argv[0]) or None, quiet=True)
 
 
