@@ -151,7 +151,7 @@ impl Board {
     /// The one liberty the chain through `c` at `p` keeps, the move being
     /// a self-atari: an empty neighbour of `p`, or the liberty other than
     /// `p` of a neighbouring own chain.
-    fn last_liberty_after(&self, c: Color, p: Point) -> Option<Point> {
+    pub fn last_liberty_after(&self, c: Color, p: Point) -> Option<Point> {
         let neighbours = self.neighbours(p).map(Point);
         if let Some(&q) = neighbours.iter().find(|&&q| self.is_empty_at(q)) {
             return Some(q);

@@ -146,6 +146,11 @@ pub struct Params {
     /// 5,000 playouts (9x9, komi 7.5, book off) it won 233 of 444 games
     /// (52.5%, 47.8-57.1%; README, Self-play as a screen).
     pub nakade_closed: bool,
+    /// Fuego's self-atari correction in the heavy playouts' random stage
+    /// (see [`PlayoutStyle::self_atari_fix`]): 0 off, 1 for chains of two
+    /// or more stones, 2 for lone stones too. Off by default (README,
+    /// Self-play as a screen).
+    pub self_atari_fix: u8,
     /// Last good replies in the heavy playouts: 0 off, 1 or 2 moves back.
     pub replies: u8,
     /// Candidates the heavy playouts' random stage weighs by their move
@@ -420,6 +425,7 @@ impl Params {
             ko_rate: 0,
             ko_connect: false,
             nakade_closed: false,
+            self_atari_fix: 0,
             replies: 0,
             mast: 0,
             playout_adapt: 0.0,
@@ -518,7 +524,7 @@ fn percent(v: f64) -> u8 {
 type Setter = fn(&mut Params, f64);
 
 /// Every constant `--tune` can set: its name and how it is set.
-const KNOBS: [(&str, Setter); 85] = [
+const KNOBS: [(&str, Setter); 86] = [
     ("expand_at", |p, v| {
         p.expand_at = v.round().min(u32::MAX as f64) as u32
     }),
@@ -577,6 +583,9 @@ const KNOBS: [(&str, Setter); 85] = [
     }),
     ("playout_ko_rate", |p, v| p.ko_rate = percent(v)),
     ("playout_ko_connect", |p, v| p.ko_connect = v >= 0.5),
+    ("playout_self_atari_fix", |p, v| {
+        p.self_atari_fix = v.round().clamp(0.0, 2.0) as u8
+    }),
     ("playout_nakade_closed", |p, v| {
         p.nakade_closed = v >= 0.5;
         p.priors.nakade_beside = p.nakade_closed;
@@ -732,6 +741,7 @@ impl Params {
             ko_rate: self.ko_rate,
             ko_connect: self.ko_connect,
             nakade_closed: self.nakade_closed,
+            self_atari_fix: self.self_atari_fix,
             replies: self.replies,
             mast: self.mast,
             pool_rate: self.pool_rate,

@@ -237,6 +237,13 @@ pub struct PlayoutStyle {
     /// stones left one (at the atari stage's rate), each space beside the
     /// move judged on its own (see [`Board::vital_point_beside`]).
     pub nakade_closed: bool,
+    /// Fuego's self-atari correction in the random stage: a drawn point
+    /// whose stone would be left in atari is replaced by the chain's last
+    /// liberty when extending there is sensible and no self-atari (see
+    /// [`random_corrected_move`]). 0 off; 1 for chains of two or more
+    /// stones, which the random stage otherwise skips; 2 for lone stones
+    /// too, which it otherwise plays.
+    pub self_atari_fix: u8,
 }
 
 impl PlayoutStyle {
@@ -255,6 +262,7 @@ impl PlayoutStyle {
         ko_rate: 0,
         ko_connect: false,
         nakade_closed: false,
+        self_atari_fix: 0,
     };
 }
 
@@ -599,6 +607,8 @@ fn heavy_move(
     fill_the_board(board, style.fill_tries, rng).or_else(|| {
         if style.mast > 1 {
             averages.choose(board, c, style.mast, rng, |p| is_sensible(board, c, p))
+        } else if style.self_atari_fix > 0 {
+            random_corrected_move(board, c, style.self_atari_fix >= 2, rng)
         } else {
             random_sensible_move(board, c, rng)
         }
@@ -795,6 +805,46 @@ fn two_empty_neighbours(board: &Board, p: Point) -> bool {
 #[inline]
 fn random_sensible_move(board: &Board, c: Color, rng: &mut impl RngCore) -> Option<Point> {
     scan_empties(board, rng.next_u32(), |p| is_sensible(board, c, p))
+}
+
+/// [`random_sensible_move`] with Fuego's self-atari correction: where
+/// the drawn point would leave its chain in atari, the stone is played on
+/// that chain's last liberty instead, if the extension is sensible and
+/// keeps two liberties. A self-atari is often the right local move played
+/// from the wrong side; skipping it (chains) or playing it (lone stones)
+/// drops the local answer. With `lone_stones` the correction covers lone
+/// stones too, except a killing throw-in that sets up a snapback; killing
+/// sacrifices of chains stay as they are.
+fn random_corrected_move(
+    board: &Board,
+    c: Color,
+    lone_stones: bool,
+    rng: &mut impl RngCore,
+) -> Option<Point> {
+    let mut extension = None;
+    let drawn = scan_empties(board, rng.next_u32(), |p| {
+        if board.is_eye_like(c, p) || !board.is_legal_no_suicide(c, p) {
+            return false;
+        }
+        if two_empty_neighbours(board, p) {
+            return true;
+        }
+        let shape = board.move_shape(c, p, 2);
+        if !shape.is_self_atari() {
+            return true;
+        }
+        let lone = shape.chain_len < 2;
+        if lone && (!lone_stones || board.sets_snapback(c, p))
+            || !lone && board.is_nakade_sacrifice(c, p)
+        {
+            return true;
+        }
+        extension = board
+            .last_liberty_after(c, p)
+            .filter(|&l| is_sensible(board, c, l) && !board.move_shape(c, l, 2).is_self_atari());
+        extension.is_some() || lone
+    });
+    extension.or(drawn)
 }
 
 /// `c` may play at `p` in a playout: legal, not in its own eye, and not
