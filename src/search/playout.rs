@@ -807,44 +807,51 @@ fn random_sensible_move(board: &Board, c: Color, rng: &mut impl RngCore) -> Opti
     scan_empties(board, rng.next_u32(), |p| is_sensible(board, c, p))
 }
 
-/// [`random_sensible_move`] with Fuego's self-atari correction: where
-/// the drawn point would leave its chain in atari, the stone is played on
-/// that chain's last liberty instead, if the extension is sensible and
-/// keeps two liberties. A self-atari is often the right local move played
-/// from the wrong side; skipping it (chains) or playing it (lone stones)
-/// drops the local answer. With `lone_stones` the correction covers lone
-/// stones too, except a killing throw-in that sets up a snapback; killing
-/// sacrifices of chains stay as they are.
+/// [`random_sensible_move`] with Fuego's self-atari correction: the first
+/// point of the scan that [`corrected_point`] keeps or replaces.
 fn random_corrected_move(
     board: &Board,
     c: Color,
     lone_stones: bool,
     rng: &mut impl RngCore,
 ) -> Option<Point> {
-    let mut extension = None;
-    let drawn = scan_empties(board, rng.next_u32(), |p| {
-        if board.is_eye_like(c, p) || !board.is_legal_no_suicide(c, p) {
-            return false;
-        }
-        if two_empty_neighbours(board, p) {
-            return true;
-        }
-        let shape = board.move_shape(c, p, 2);
-        if !shape.is_self_atari() {
-            return true;
-        }
-        let lone = shape.chain_len < 2;
-        if lone && (!lone_stones || board.sets_snapback(c, p))
-            || !lone && board.is_nakade_sacrifice(c, p)
-        {
-            return true;
-        }
-        extension = board
-            .last_liberty_after(c, p)
-            .filter(|&l| is_sensible(board, c, l) && !board.move_shape(c, l, 2).is_self_atari());
-        extension.is_some() || lone
+    let mut chosen = None;
+    scan_empties(board, rng.next_u32(), |p| {
+        chosen = corrected_point(board, c, p, lone_stones);
+        chosen.is_some()
     });
-    extension.or(drawn)
+    chosen
+}
+
+/// What the corrected random stage plays when it draws `p`: `p` itself
+/// when the plain stage would play it, the last liberty of `p`'s chain
+/// when `p` is a self-atari and extending there is sensible and keeps two
+/// liberties, or nothing (draw on). A self-atari is often the right local
+/// move played from the wrong side; skipping it (chains) or playing it
+/// (lone stones) drops the local answer. With `lone_stones` lone stones
+/// are corrected too, except a throw-in that sets up a snapback; killing
+/// sacrifices of chains stay as they are.
+fn corrected_point(board: &Board, c: Color, p: Point, lone_stones: bool) -> Option<Point> {
+    if board.is_eye_like(c, p) || !board.is_legal_no_suicide(c, p) {
+        return None;
+    }
+    if two_empty_neighbours(board, p) {
+        return Some(p);
+    }
+    let shape = board.move_shape(c, p, 2);
+    if !shape.is_self_atari() {
+        return Some(p);
+    }
+    let lone = shape.chain_len < 2;
+    if lone && (!lone_stones || board.sets_snapback(c, p))
+        || !lone && board.is_nakade_sacrifice(c, p)
+    {
+        return Some(p);
+    }
+    let extension = board
+        .last_liberty_after(c, p)
+        .filter(|&l| is_sensible(board, c, l) && !board.move_shape(c, l, 2).is_self_atari());
+    extension.or(lone.then_some(p))
 }
 
 /// `c` may play at `p` in a playout: legal, not in its own eye, and not
@@ -1014,6 +1021,15 @@ mod tests {
     #[test]
     fn heavy_playouts_leave_only_eyes_and_self_ataris() {
         playouts_leave_only_eyes_and_self_ataris(PlayoutStyle::HEAVY, &[3, 5, 9, 13, 19], 11);
+    }
+
+    #[test]
+    fn corrected_playouts_leave_only_eyes_and_self_ataris() {
+        let corrected = PlayoutStyle {
+            self_atari_fix: 2,
+            ..PlayoutStyle::HEAVY
+        };
+        playouts_leave_only_eyes_and_self_ataris(corrected, &[3, 5, 9, 13], 19);
     }
 
     #[test]
@@ -1485,6 +1501,80 @@ mod tests {
             . . O . . . . . .
             . . . . . . . . .";
         assert!(answers(open, Color::Black, "D3", "C4") > 150);
+    }
+
+    /// What the corrected random stage plays for Black drawing `vertex`.
+    fn black_corrected(diagram: &str, vertex: &str, lone_stones: bool) -> Option<String> {
+        let b = Board::from_ascii(diagram).unwrap();
+        corrected_point(&b, Color::Black, at(&b, vertex), lone_stones)
+            .map(|q| crate::board::coord::vertex_name(q, b.size()))
+    }
+
+    #[test]
+    fn self_atari_correction_extends_a_chain_from_the_other_side() {
+        // Black C1 leaves C1 C2 D2 with the one liberty D1, and the plain
+        // random stage skips it; corrected, Black extends at D1, which
+        // keeps C1 and E1.
+        let diagram = "
+            . . . . .
+            . . . . .
+            . . O O .
+            . O X X O
+            . O . . .";
+        let b = Board::from_ascii(diagram).unwrap();
+        assert!(!is_sensible(&b, Color::Black, at(&b, "C1")));
+        assert_eq!(black_corrected(diagram, "C1", false).as_deref(), Some("D1"));
+        assert_eq!(black_corrected(diagram, "D1", false).as_deref(), Some("D1"));
+    }
+
+    #[test]
+    fn self_atari_correction_skips_a_chain_whose_extension_is_in_atari_too() {
+        // Black's seven stones keep A1 and B1: filling either leaves only
+        // the other, and too many stones die for a killing sacrifice.
+        let diagram = "
+            . . . . .
+            O O O O O
+            X X X X O
+            X X X O .
+            . . O . .";
+        assert_eq!(black_corrected(diagram, "A1", false), None);
+        assert_eq!(black_corrected(diagram, "B1", true), None);
+    }
+
+    #[test]
+    fn self_atari_correction_moves_a_lone_stone_only_when_asked() {
+        // Black B1 alone has only C1; at C1 it would have D1 and C2.
+        let diagram = "
+            . . . . .
+            . . . . .
+            . . . . .
+            . O . . .
+            O . . . .";
+        assert_eq!(black_corrected(diagram, "B1", false).as_deref(), Some("B1"));
+        assert_eq!(black_corrected(diagram, "B1", true).as_deref(), Some("C1"));
+    }
+
+    #[test]
+    fn self_atari_correction_keeps_killing_sacrifices_and_snapbacks() {
+        // Black D1 fills White's pyramid eye to its last point: once White
+        // captures at B1, the bent three left dies at C1.
+        let pyramid = "
+            . . . . . .
+            . . . . . .
+            . . . . . .
+            O O O O O .
+            O O X O O .
+            O . X . O .";
+        assert_eq!(black_corrected(pyramid, "D1", true).as_deref(), Some("D1"));
+        // Black A1 is taken at B1, and White's five stones are then in
+        // atari on B1: the throw-in stays.
+        let snapback = "
+            . . . . .
+            . . . . .
+            X X X X .
+            O O O X .
+            . . O X .";
+        assert_eq!(black_corrected(snapback, "A1", true).as_deref(), Some("A1"));
     }
 
     #[test]
