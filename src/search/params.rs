@@ -151,6 +151,11 @@ pub struct Params {
     /// or more stones, 2 for lone stones too. Off by default (README,
     /// Self-play as a screen).
     pub self_atari_fix: u8,
+    /// The heavy playouts' shape stage also looks next to the mover's own
+    /// previous move when nothing next to the last move is a good shape
+    /// (see [`PlayoutStyle::shapes_own`]). Off by default (README,
+    /// Self-play as a screen).
+    pub shapes_own: bool,
     /// Last good replies in the heavy playouts: 0 off, 1 or 2 moves back.
     pub replies: u8,
     /// Candidates the heavy playouts' random stage weighs by their move
@@ -426,6 +431,7 @@ impl Params {
             ko_connect: false,
             nakade_closed: false,
             self_atari_fix: 0,
+            shapes_own: false,
             replies: 0,
             mast: 0,
             playout_adapt: 0.0,
@@ -524,7 +530,7 @@ fn percent(v: f64) -> u8 {
 type Setter = fn(&mut Params, f64);
 
 /// Every constant `--tune` can set: its name and how it is set.
-const KNOBS: [(&str, Setter); 86] = [
+const KNOBS: [(&str, Setter); 87] = [
     ("expand_at", |p, v| {
         p.expand_at = v.round().min(u32::MAX as f64) as u32
     }),
@@ -583,6 +589,7 @@ const KNOBS: [(&str, Setter); 86] = [
     }),
     ("playout_ko_rate", |p, v| p.ko_rate = percent(v)),
     ("playout_ko_connect", |p, v| p.ko_connect = v >= 0.5),
+    ("playout_shapes_own", |p, v| p.shapes_own = v >= 0.5),
     ("playout_self_atari_fix", |p, v| {
         p.self_atari_fix = v.round().clamp(0.0, 2.0) as u8
     }),
@@ -742,6 +749,7 @@ impl Params {
             ko_connect: self.ko_connect,
             nakade_closed: self.nakade_closed,
             self_atari_fix: self.self_atari_fix,
+            shapes_own: self.shapes_own,
             replies: self.replies,
             mast: self.mast,
             pool_rate: self.pool_rate,

@@ -244,6 +244,11 @@ pub struct PlayoutStyle {
     /// stones, which the random stage otherwise skips; 2 for lone stones
     /// too, which it otherwise plays.
     pub self_atari_fix: u8,
+    /// When no good shape stands next to the last move, the shape stage
+    /// looks next to the mover's own previous move (that stone still on
+    /// the board) before the random stage: the mover's own unfinished
+    /// shape is the next most urgent place.
+    pub shapes_own: bool,
 }
 
 impl PlayoutStyle {
@@ -263,6 +268,7 @@ impl PlayoutStyle {
         ko_connect: false,
         nakade_closed: false,
         self_atari_fix: 0,
+        shapes_own: false,
     };
 }
 
@@ -556,36 +562,26 @@ fn heavy_move(
             )
             .or_else(|| random_sensible_move(board, c, rng));
         }
-        candidates.clear();
-        weights.clear();
-        for q in board.neighbours(l).into_iter().chain(board.diagonals(l)) {
-            let q = Point(q);
-            if !board.is_empty_at(q) || failed_escape == Some(q) {
-                continue;
+        good_shapes_next_to(
+            board,
+            c,
+            l,
+            failed_escape,
+            style.shapes,
+            candidates,
+            weights,
+        );
+        if !candidates.is_empty() {
+            if below(rng, 100) < style.shape_rate as usize {
+                return Some(pick_weighted(candidates, weights, rng));
             }
-            let mogo = || is_good_shape(board.neighbourhood_code(q));
-            let learned = || super::shapes::table().strength(shape_key(board, c, q));
-            let weight = match style.shapes {
-                ShapeChoice::Mogo | ShapeChoice::MogoThenSoftmax => mogo() as u32,
-                ShapeChoice::MogoWeighted if mogo() => choice_weight(learned()),
-                ShapeChoice::MogoWeighted => 0,
-                ShapeChoice::Softmax | ShapeChoice::Balanced => 0,
-                ShapeChoice::Learned(least) => {
-                    let strength = learned();
-                    if strength >= least {
-                        choice_weight(strength)
-                    } else {
-                        0
-                    }
+        } else if style.shapes_own {
+            if let Some(o) = own_last.filter(|&o| board.color_at(o) == Some(c)) {
+                good_shapes_next_to(board, c, o, None, style.shapes, candidates, weights);
+                if !candidates.is_empty() && below(rng, 100) < style.shape_rate as usize {
+                    return Some(pick_weighted(candidates, weights, rng));
                 }
-            };
-            if weight > 0 && fit_for_shape_stage(board, c, q) {
-                candidates.push(q);
-                weights.push(weight);
             }
-        }
-        if !candidates.is_empty() && below(rng, 100) < style.shape_rate as usize {
-            return Some(pick_weighted(candidates, weights, rng));
         }
     }
     match style.shapes {
@@ -613,6 +609,47 @@ fn heavy_move(
             random_sensible_move(board, c, rng)
         }
     })
+}
+
+/// The shape stage's candidates next to `l` (its eight neighbours) and
+/// their weights, as `shapes` chooses them; `skip` is a run into a ladder.
+fn good_shapes_next_to(
+    board: &Board,
+    c: Color,
+    l: Point,
+    skip: Option<Point>,
+    shapes: ShapeChoice,
+    candidates: &mut Vec<Point>,
+    weights: &mut Vec<u32>,
+) {
+    candidates.clear();
+    weights.clear();
+    for q in board.neighbours(l).into_iter().chain(board.diagonals(l)) {
+        let q = Point(q);
+        if !board.is_empty_at(q) || skip == Some(q) {
+            continue;
+        }
+        let mogo = || is_good_shape(board.neighbourhood_code(q));
+        let learned = || super::shapes::table().strength(shape_key(board, c, q));
+        let weight = match shapes {
+            ShapeChoice::Mogo | ShapeChoice::MogoThenSoftmax => mogo() as u32,
+            ShapeChoice::MogoWeighted if mogo() => choice_weight(learned()),
+            ShapeChoice::MogoWeighted => 0,
+            ShapeChoice::Softmax | ShapeChoice::Balanced => 0,
+            ShapeChoice::Learned(least) => {
+                let strength = learned();
+                if strength >= least {
+                    choice_weight(strength)
+                } else {
+                    0
+                }
+            }
+        };
+        if weight > 0 && fit_for_shape_stage(board, c, q) {
+            candidates.push(q);
+            weights.push(weight);
+        }
+    }
 }
 
 /// A point next to the last move that the shape stage may play: legal,
@@ -1575,6 +1612,73 @@ mod tests {
             O O O X .
             . . O X .";
         assert_eq!(black_corrected(snapback, "A1", true).as_deref(), Some("A1"));
+    }
+
+    #[test]
+    fn with_shapes_own_the_shape_stage_turns_to_the_movers_last_stone() {
+        // White's last move J9 has no shape next to it; Black's own last
+        // move D5 has the hane at C4 (Black B5 D5 around White C5).
+        let diagram = "
+            . . . . . . . . O
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . X O X . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .
+            . . . . . . . . .";
+        let b = Board::from_ascii(diagram).unwrap();
+        let (mut near_white, mut near_black) = (Vec::new(), Vec::new());
+        let mut weights = Vec::new();
+        good_shapes_next_to(
+            &b,
+            Color::Black,
+            at(&b, "J9"),
+            None,
+            ShapeChoice::Mogo,
+            &mut near_white,
+            &mut weights,
+        );
+        good_shapes_next_to(
+            &b,
+            Color::Black,
+            at(&b, "D5"),
+            None,
+            ShapeChoice::Mogo,
+            &mut near_black,
+            &mut weights,
+        );
+        assert!(near_white.is_empty());
+        assert!(near_black.contains(&at(&b, "C4")));
+        let own = PlayoutStyle {
+            shapes_own: true,
+            ..PlayoutStyle::HEAVY
+        };
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(7);
+        let mut scratch = PlayoutScratch::default();
+        let mut hits = |style: PlayoutStyle| {
+            (0..200)
+                .filter(|_| {
+                    let last = [Some(at(&b, "J9")), Some(at(&b, "D5"))];
+                    let choice = heavy_move(
+                        &b,
+                        Color::Black,
+                        last,
+                        0,
+                        None,
+                        style,
+                        &mut rng,
+                        &mut scratch,
+                    );
+                    choice.is_some_and(|q| near_black.contains(&q))
+                })
+                .count()
+        };
+        let with = hits(own);
+        let without = hits(PlayoutStyle::HEAVY);
+        assert!(with > 160, "{with}/200");
+        assert!(without < 40, "{without}/200");
     }
 
     #[test]
