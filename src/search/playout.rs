@@ -1593,16 +1593,18 @@ mod tests {
 
     #[test]
     fn self_atari_correction_keeps_killing_sacrifices_and_snapbacks() {
-        // Black D1 fills White's pyramid eye to its last point: once White
-        // captures at B1, the bent three left dies at C1.
-        let pyramid = "
-            . . . . . .
-            . . . . . .
-            . . . . . .
-            O O O O O .
-            O O X O O .
-            O . X . O .";
-        assert_eq!(black_corrected(pyramid, "D1", true).as_deref(), Some("D1"));
+        // Black A1 fills White's straight three to its last point: once
+        // White captures at C1, the space left dies at B1.
+        let straight_three = "
+            . . . . .
+            . . . . .
+            . . . . .
+            O O O O .
+            . X . O .";
+        assert_eq!(
+            black_corrected(straight_three, "A1", true).as_deref(),
+            Some("A1")
+        );
         // Black A1 is taken at B1, and White's five stones are then in
         // atari on B1: the throw-in stays.
         let snapback = "
