@@ -571,17 +571,13 @@ fn heavy_move(
             candidates,
             weights,
         );
-        if !candidates.is_empty() {
-            if below(rng, 100) < style.shape_rate as usize {
-                return Some(pick_weighted(candidates, weights, rng));
-            }
-        } else if style.shapes_own {
+        if candidates.is_empty() && style.shapes_own {
             if let Some(o) = own_last.filter(|&o| board.color_at(o) == Some(c)) {
                 good_shapes_next_to(board, c, o, None, style.shapes, candidates, weights);
-                if !candidates.is_empty() && below(rng, 100) < style.shape_rate as usize {
-                    return Some(pick_weighted(candidates, weights, rng));
-                }
             }
+        }
+        if !candidates.is_empty() && below(rng, 100) < style.shape_rate as usize {
+            return Some(pick_weighted(candidates, weights, rng));
         }
     }
     match style.shapes {
@@ -869,43 +865,60 @@ fn random_corrected_move(
 /// are corrected too, except a throw-in that sets up a snapback; killing
 /// sacrifices of chains stay as they are.
 fn corrected_point(board: &Board, c: Color, p: Point, lone_stones: bool) -> Option<Point> {
+    match drawn_point(board, c, p) {
+        Drawn::Unplayable => None,
+        Drawn::Fine | Drawn::Sacrifice => Some(p),
+        Drawn::LoneSelfAtari if !lone_stones || board.sets_snapback(c, p) => Some(p),
+        kind => board
+            .last_liberty_after(c, p)
+            .filter(|&l| drawn_point(board, c, l) == Drawn::Fine)
+            .or((kind == Drawn::LoneSelfAtari).then_some(p)),
+    }
+}
+
+/// How a point looks to the random stage, for `c` to play there.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Drawn {
+    /// Illegal, or in `c`'s own eye.
+    Unplayable,
+    /// Leaves the new stone's chain at least two liberties, or captures.
+    Fine,
+    /// A lone stone left in atari: a throw-in, kept.
+    LoneSelfAtari,
+    /// Two or more stones left in atari to kill an eye space.
+    Sacrifice,
+    /// Two or more stones left in atari for nothing.
+    BadSelfAtari,
+}
+
+#[inline]
+fn drawn_point(board: &Board, c: Color, p: Point) -> Drawn {
     if board.is_eye_like(c, p) || !board.is_legal_no_suicide(c, p) {
-        return None;
+        return Drawn::Unplayable;
     }
     if two_empty_neighbours(board, p) {
-        return Some(p);
+        return Drawn::Fine;
     }
     let shape = board.move_shape(c, p, 2);
     if !shape.is_self_atari() {
-        return Some(p);
+        Drawn::Fine
+    } else if shape.chain_len < 2 {
+        Drawn::LoneSelfAtari
+    } else if board.is_nakade_sacrifice(c, p) {
+        Drawn::Sacrifice
+    } else {
+        Drawn::BadSelfAtari
     }
-    let lone = shape.chain_len < 2;
-    if lone && (!lone_stones || board.sets_snapback(c, p))
-        || !lone && board.is_nakade_sacrifice(c, p)
-    {
-        return Some(p);
-    }
-    let extension = board
-        .last_liberty_after(c, p)
-        .filter(|&l| is_sensible(board, c, l) && !board.move_shape(c, l, 2).is_self_atari());
-    extension.or(lone.then_some(p))
 }
 
 /// `c` may play at `p` in a playout: legal, not in its own eye, and not
 /// putting two or more own stones in atari unless as a killing sacrifice.
 #[inline]
 fn is_sensible(board: &Board, c: Color, p: Point) -> bool {
-    if board.is_eye_like(c, p) || !board.is_legal_no_suicide(c, p) {
-        return false;
-    }
-    if two_empty_neighbours(board, p) {
-        return true;
-    }
-    let shape = board.move_shape(c, p, 2);
-    if !(shape.is_self_atari() && shape.chain_len >= 2) {
-        return true;
-    }
-    board.is_nakade_sacrifice(c, p)
+    !matches!(
+        drawn_point(board, c, p),
+        Drawn::Unplayable | Drawn::BadSelfAtari
+    )
 }
 
 #[cfg(test)]
