@@ -144,7 +144,9 @@ pub struct Params {
     /// priors already do; by default only after a capture of three or
     /// more stones. Off: in self-play against the shipped search at
     /// 5,000 playouts (9x9, komi 7.5, book off) it won 233 of 444 games
-    /// (52.5%, 47.8-57.1%; README, Self-play as a screen).
+    /// (52.5%, 47.8-57.1%; README, Self-play as a screen). Looking
+    /// beside every move for a closed space also halves the 9x9 heavy
+    /// search's rate (0.52-0.57 of the default's in interleaved rounds).
     pub nakade_closed: bool,
     /// Fuego's self-atari correction in the heavy playouts' random stage
     /// (see [`PlayoutStyle::self_atari_fix`]): 0 off, 1 for chains of two

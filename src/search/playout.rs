@@ -235,9 +235,7 @@ pub struct PlayoutStyle {
     /// Play the vital point after any move that closes a dead eye shape of
     /// three to six points, not only after a capture of three or more
     /// stones left one (at the atari stage's rate), each space beside the
-    /// move judged on its own (see [`Board::vital_point_beside`]). Off by
-    /// default: it did not pass its self-play screen, and looking beside
-    /// every move for a closed space halves the 9x9 heavy search's rate.
+    /// move judged on its own (see [`Board::vital_point_beside`]).
     pub nakade_closed: bool,
     /// Fuego's self-atari correction in the random stage: a drawn point
     /// whose stone would be left in atari is replaced by the chain's last
