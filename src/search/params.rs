@@ -16,7 +16,10 @@ pub struct Params {
     pub kind: PlayoutKind,
     /// A leaf is expanded once it has this many visits.
     pub expand_at: u32,
-    /// RAVE weight falls to one half after about this many visits.
+    /// RAVE weight falls to one half after about this many visits. 3,000:
+    /// in self-play against it at 5,000 playouts (9x9, komi 7.5, book off)
+    /// 1,500 won 273 of 526 games and 6,000 won 260 of 521 (README,
+    /// Self-play as a screen).
     pub rave_equiv: f64,
     /// `rave_equiv` for the root's children alone; 0, the default, uses
     /// `rave_equiv` there too. With 3,000, a root move searched 3,000

@@ -176,6 +176,9 @@ fn opening_line_factors(size: usize, stones: u32) -> Option<&'static [f32; 4]> {
 }
 
 impl Priors {
+    /// Hand-set weights. On 9x9 every one halved won 227 of 457 games in
+    /// self-play against these and every one doubled 219 of 451 (5,000
+    /// playouts, komi 7.5, book off; README, Self-play as a screen).
     pub fn for_size(size: usize) -> Priors {
         let e = if size <= 9 { 10 } else { 20 };
         Priors {
