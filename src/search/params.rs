@@ -14,7 +14,10 @@ use crate::board::{Board, Color};
 #[derive(Clone, Debug)]
 pub struct Params {
     pub kind: PlayoutKind,
-    /// A leaf is expanded once it has this many visits.
+    /// A leaf is expanded once it has this many visits. On 9x9, 2 won 265
+    /// of 485 games in self-play against the default 4 (5,000 playouts,
+    /// komi 7.5, book off): just short of the screen's 55%, not yet
+    /// played against GNU Go (README, Self-play as a screen).
     pub expand_at: u32,
     /// RAVE weight falls to one half after about this many visits. 3,000:
     /// in self-play against it at 5,000 playouts (9x9, komi 7.5, book off)
