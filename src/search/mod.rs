@@ -579,6 +579,7 @@ impl Searcher {
             !board.is_eye_like(color, p) && gains(p) && game.is_legal(color, Move::Place(p))
         });
         let opponent_passed = root.passes >= 1;
+        let territory = game.rules().scoring == ScoringRule::Territory;
         let endgame = opponent_passed || settled_share >= 0.85;
         // Scores the position with its dead stones; asked up to three times.
         let passing_verdict = std::cell::OnceCell::new();
@@ -607,9 +608,10 @@ impl Searcher {
             }
             Move::Place(p) => {
                 // Ownership is measured after good play, so a point looks
-                // settled exactly when the move there matters: only a move
+                // settled exactly when the move there matters: a move
                 // filling our own settled territory at the end may be
-                // overridden, never one in the opponent's area.
+                // overridden, one in the opponent's area only when the
+                // count already wins (below).
                 let fills_own = endgame && !gains(p) && own(p) > 0.0;
                 // After the opponent's pass a self-atari only throws stones
                 // away when passing wins the count as it stands. (The search
@@ -619,7 +621,20 @@ impl Searcher {
                 let needless_sacrifice = opponent_passed
                     && board.move_shape(color, p, 2).is_self_atari()
                     && pass_holds();
-                if !fills_own && !needless_sacrifice {
+                // A move into the opponent's settled area can matter even so
+                // (a throw-in that spoils an eye leaves the point theirs
+                // after good play). Not when the count as it stands wins,
+                // though: after the opponent's pass, passing ends the game
+                // won, and under territory rules the stone would only be a
+                // prisoner more. In a won position every move wins most
+                // playouts, and the search may settle on such a move by
+                // chance (one seed in four on a 5x5 board).
+                let needless_invasion = endgame
+                    && !gains(p)
+                    && own(p) < 0.0
+                    && (opponent_passed || territory)
+                    && pass_holds();
+                if !fills_own && !needless_sacrifice && !needless_invasion {
                     return Decision::Play(best.mv);
                 }
                 if opponent_passed {
@@ -637,7 +652,6 @@ impl Searcher {
                 }) {
                     return Decision::Play(c.mv);
                 }
-                let territory = game.rules().scoring == ScoringRule::Territory;
                 let nothing_left = !any_gain_left || needless_sacrifice;
                 if nothing_left
                     && (territory || opponent_passed)
