@@ -18,8 +18,9 @@ pub struct Params {
     /// self-play against the default 4 (5,000 playouts, komi 7.5, book
     /// off), 2 won 725 of 1,337 games (54.2%) and 1 won 416 of 774
     /// (53.7%): both are short of the screen's 55%. Against GNU Go, 2 won
-    /// 683 of 740 (92.3%, 90.15-94.0%; 5,000 playouts, komi 7, book off),
-    /// awaiting a confirmation run before it becomes the 9x9 default. It
+    /// 683 of 740 (92.3%; 5,000 playouts, komi 7, book off), then only 592
+    /// of 653 (90.66%, 88.18-92.66%) in the confirmation run on fresh
+    /// seeds, whose lower bound had to clear the shipped 89.67%. It
     /// searches at 0.89 of the default's rate (README, Self-play as a
     /// screen).
     pub expand_at: u32,
