@@ -412,6 +412,15 @@ fn select(
         0.0
     };
     let per_equiv = params.rave_equiv_for(parent == tree.root()).recip();
+    if explore == 0.0
+        && puct == 0.0
+        && crit.is_empty()
+        && params.minimax == 0.0
+        && params.score_weight == 0.0
+        && params.prior_amaf == 0.0
+    {
+        return select_by_ratio(tree, first, n, parent_visits, params, per_equiv);
+    }
     let centre = score_centre(tree, parent, params);
     let mut best = None;
     let mut best_value = f64::NEG_INFINITY;
@@ -447,6 +456,55 @@ fn select(
     }
     if let Some(b) = best_reply {
         tree.tally(parent).set_best_reply(b);
+    }
+    best
+}
+
+/// [`select`] when the value is the blend alone (every additive term off,
+/// as by default): the blend of [`blended_value`] kept as a fraction and
+/// compared by cross-multiplying with the best so far. A division per child
+/// at every node of every descent was the largest single cost of choosing
+/// children; this made a 9x9 light search about 7% faster.
+fn select_by_ratio(
+    tree: &Tree,
+    first: NodeId,
+    n: u32,
+    parent_visits: u32,
+    params: &Params,
+    per_equiv: f64,
+) -> Option<NodeId> {
+    let mut best = None;
+    let (mut best_num, mut best_den) = (f64::NEG_INFINITY, 1.0);
+    let considered = widened(params.widening, parent_visits);
+    for (id, child) in (first..).zip(tree.block(first, n)).take(considered) {
+        if child.is_pruned() {
+            continue;
+        }
+        let (prior_n, prior_w) = child.prior();
+        let (real_visits, real_wins) = child.results();
+        let visits = real_visits + prior_n;
+        let wins = real_wins + prior_w;
+        let (rave_n, rave_wins) = child.rave();
+        let (nv, r) = (visits as f64, rave_n as f64);
+        let (mut num, mut den) = if visits == 0 && rave_n == 0 {
+            (params.fpu, 1.0)
+        } else {
+            let r_share = r * per_equiv;
+            (
+                wins as f64 * (1.0 + r_share) + rave_wins as f64,
+                2.0 * (r + nv + nv * r_share),
+            )
+        };
+        if child.is_tactical() && visits > 0 {
+            let (tn, td) = (wins as f64, (2 * visits) as f64);
+            if tn * den > num * td {
+                (num, den) = (tn, td);
+            }
+        }
+        if num * best_den > best_num * den {
+            (best_num, best_den) = (num, den);
+            best = Some(id);
+        }
     }
     best
 }
@@ -1400,6 +1458,61 @@ mod tests {
         let everywhere = tuned("explore=0.05");
         assert_eq!(everywhere.exploration_for(Color::Black, searcher), 0.05);
         assert_eq!(everywhere.exploration_for(Color::White, searcher), 0.05);
+    }
+
+    #[test]
+    fn choosing_by_fractions_picks_a_child_of_the_best_blended_value() {
+        // With every additive term off (the defaults), `select` compares
+        // the blend as fractions, without a division per child. Whatever
+        // it picks must be worth what the written-out blend says is best.
+        let params = tuned("");
+        let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+        for round in 0..300 {
+            let tree = Tree::new(1024);
+            let root = tree.root();
+            assert!(tree.node(root).try_begin_expansion());
+            let count = rng.gen_range(1..40u16);
+            let children: Vec<NewChild> = (0..count)
+                .map(|mv| {
+                    let prior_visits = rng.gen_range(0..40u16);
+                    NewChild {
+                        mv,
+                        tactical: rng.gen_bool(0.2),
+                        prior_visits,
+                        prior_wins: rng.gen_range(0..=2 * prior_visits),
+                        ..Default::default()
+                    }
+                })
+                .collect();
+            assert!(tree.expand(root, &children));
+            let mut total = 0;
+            for (id, _) in tree.children_of(root) {
+                // Some children stay untouched: first-play urgency.
+                if rng.gen_bool(0.8) {
+                    let visits = rng.gen_range(0..3000u32);
+                    tree.node(id)
+                        .add_results(visits, rng.gen_range(0..=2 * visits));
+                    total += visits;
+                }
+                if rng.gen_bool(0.8) {
+                    let visits = rng.gen_range(0..20000u32);
+                    tree.node(id)
+                        .add_rave(visits, rng.gen_range(0..=2 * visits));
+                }
+            }
+            tree.node(root).add_results(total, total);
+            let value = |id| child_value(&tree, id, &params).0;
+            let best = tree
+                .children_of(root)
+                .map(|(id, _)| value(id))
+                .fold(f64::NEG_INFINITY, f64::max);
+            let picked = select(&tree, root, &params, 0.0, &[]).expect("a child");
+            assert!(
+                value(picked) >= best * (1.0 - 1e-12),
+                "round {round}: picked {} where the best is {best}",
+                value(picked)
+            );
+        }
     }
 
     #[test]
