@@ -28,11 +28,6 @@ pub const SIZES: usize = MAX_DISTANCE - MIN_DISTANCE + 1;
 /// The keys of a move's patterns, smallest first.
 pub type Keys = [u64; SIZES];
 
-const EMPTY: usize = 0;
-const OWN: usize = 1;
-const OPPOSING: usize = 2;
-const OFF_BOARD: usize = 3;
-
 fn gridcular(dx: i32, dy: i32) -> usize {
     let (x, y) = (dx.unsigned_abs() as usize, dy.unsigned_abs() as usize);
     x + y + x.max(y)
@@ -44,10 +39,10 @@ struct Geometry {
     offsets: Vec<(i32, i32)>,
     /// `within[d]`: how many offsets lie within distance d.
     within: [usize; MAX_DISTANCE + 1],
-    /// `images[i][s]`: the index of offset i under symmetry s.
-    images: Vec<[u8; 8]>,
-    /// Zobrist keys per offset and content.
-    zobrist: Vec<[u64; 4]>,
+    /// `by_content[j][v][s]`: what offset j holding content v adds to the
+    /// hash of the pattern under symmetry s. Laid out so that one point
+    /// updates all eight hashes from one contiguous row, with no gather.
+    by_content: Vec<[[u64; 8]; 4]>,
 }
 
 fn symmetry(s: usize, (x, y): (i32, i32)) -> (i32, i32) {
@@ -78,9 +73,9 @@ fn geometry() -> &'static Geometry {
         }
         let position: HashMap<(i32, i32), usize> =
             offsets.iter().enumerate().map(|(i, &o)| (o, i)).collect();
-        let images = offsets
+        let images: Vec<[usize; 8]> = offsets
             .iter()
-            .map(|&o| std::array::from_fn(|s| position[&symmetry(s, o)] as u8))
+            .map(|&o| std::array::from_fn(|s| position[&symmetry(s, o)]))
             .collect();
         // splitmix64 from a fixed seed: the keys in the learned table
         // depend on these, so they must never change.
@@ -92,15 +87,25 @@ fn geometry() -> &'static Geometry {
             z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
             z ^ (z >> 31)
         };
-        let zobrist = offsets
+        let zobrist: Vec<[u64; 4]> = offsets
             .iter()
             .map(|_| std::array::from_fn(|_| next()))
             .collect();
+        // The hash under symmetry s reads offset i's key for the content at
+        // offset i's image; turned around, offset j feeds symmetry s with
+        // the key of the offset whose image it is.
+        let mut by_content = vec![[[0u64; 8]; 4]; offsets.len()];
+        for (i, images) in images.iter().enumerate() {
+            for (s, &j) in images.iter().enumerate() {
+                for v in 0..4 {
+                    by_content[j][v][s] = zobrist[i][v];
+                }
+            }
+        }
         Geometry {
             offsets,
             within,
-            images,
-            zobrist,
+            by_content,
         }
     })
 }
@@ -116,33 +121,31 @@ pub fn keys(board: &Board, c: Color, p: Point) -> Keys {
 pub fn keys_within(board: &Board, c: Color, p: Point, reach: usize) -> Keys {
     let reach = reach.min(MAX_DISTANCE);
     let g = geometry();
-    let size = board.size() as i32;
+    let size = board.size() as u32;
     let (px, py) = board.xy(p);
     let (px, py) = (px as i32, py as i32);
-    // Indexed by a u8, so that no lookup needs a bounds check.
-    let mut content = [EMPTY as u8; 256];
-    for (slot, &(dx, dy)) in content.iter_mut().zip(&g.offsets[..g.within[reach]]) {
-        let (x, y) = (px + dx, py + dy);
-        *slot = if x < 0 || y < 0 || x >= size || y >= size {
-            OFF_BOARD
-        } else {
-            match board.color_at(Point((y as usize + 1) * board.stride() + x as usize + 1)) {
-                None => EMPTY,
-                Some(owner) if owner == c => OWN,
-                Some(_) => OPPOSING,
-            }
-        } as u8;
-    }
     let mut hashes = [0u64; 8];
     let mut out = [0u64; SIZES];
-    let mut i = 0;
+    let mut j = 0;
     for d in 2..=reach {
-        while i < g.within[d] {
-            let (images, zobrist) = (&g.images[i], &g.zobrist[i]);
-            for (h, &image) in hashes.iter_mut().zip(images) {
-                *h ^= zobrist[content[image as usize] as usize & 3];
+        // A symmetry keeps every point at its distance, so each ring adds
+        // exactly the points the eight hashes of distance d need.
+        while j < g.within[d] {
+            let (dx, dy) = g.offsets[j];
+            let (x, y) = (px + dx, py + dy);
+            // Point 0 is a border point: off the board reads as that,
+            // without a branch the mix of on and off points would mispredict.
+            let inside = (x as u32) < size && (y as u32) < size;
+            let q = if inside {
+                (y as usize + 1) * board.stride() + x as usize + 1
+            } else {
+                0
+            };
+            let content = board.seen_by(c, Point(q));
+            for (h, &key) in hashes.iter_mut().zip(&g.by_content[j][content]) {
+                *h ^= key;
             }
-            i += 1;
+            j += 1;
         }
         if d >= MIN_DISTANCE {
             let smallest = hashes.iter().copied().min().unwrap_or_default();
@@ -353,6 +356,66 @@ mod tests {
             keys_at(left, Color::Black, "D4"),
             keys_at(left, Color::White, "D4")
         );
+    }
+
+    /// The keys as the module doc defines them, point by point: for each
+    /// symmetry, the hash of what the transformed pattern holds, then the
+    /// smallest of the eight. The fast path must give the same keys, or
+    /// the learned table no longer matches.
+    fn keys_by_definition(board: &Board, c: Color, p: Point) -> Keys {
+        const EMPTY: usize = 0;
+        const OWN: usize = 1;
+        const OPPOSING: usize = 2;
+        const OFF_BOARD: usize = 3;
+        let g = geometry();
+        let (px, py) = board.xy(p);
+        let content = |(dx, dy): (i32, i32)| {
+            let (x, y) = (px as i32 + dx, py as i32 + dy);
+            let size = board.size() as i32;
+            if x < 0 || y < 0 || x >= size || y >= size {
+                return OFF_BOARD;
+            }
+            let point = board.point(x as usize, y as usize).expect("on the board");
+            match board.color_at(point) {
+                None => EMPTY,
+                Some(owner) if owner == c => OWN,
+                Some(_) => OPPOSING,
+            }
+        };
+        // Symmetry 0 is the identity, so its column is each offset's own key.
+        let key = |i: usize, v: usize| g.by_content[i][v][0];
+        std::array::from_fn(|slot| {
+            let d = MIN_DISTANCE + slot;
+            let smallest = (0..8)
+                .map(|s| {
+                    (0..g.within[d])
+                        .map(|i| key(i, content(symmetry(s, g.offsets[i]))))
+                        .fold(0, |h, k| h ^ k)
+                })
+                .min()
+                .unwrap_or_default();
+            smallest ^ (d as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        })
+    }
+
+    #[test]
+    fn keys_are_the_smallest_hash_of_the_eight_transformed_patterns() {
+        let diagram = "\
+            . . O . . . . . .\n\
+            . . O X . . . . .\n\
+            . X . X X . O . .\n\
+            . . . O . X . . .\n\
+            O . . . . . . X .\n\
+            . . O . X . X . .\n\
+            . X . . . O . . .\n\
+            . . . . . X . . O\n\
+            X . . . . . . . .\n";
+        let b = Board::from_ascii(diagram).unwrap();
+        for p in b.points() {
+            for c in [Color::Black, Color::White] {
+                assert_eq!(keys(&b, c, p), keys_by_definition(&b, c, p), "{p:?}");
+            }
+        }
     }
 
     #[test]
