@@ -141,6 +141,13 @@ fn nbr_unit(c: Color) -> u16 {
     }
 }
 
+/// A chain's liberties apart from one point (see `liberties_besides`).
+enum OtherLiberties {
+    None,
+    One(usize),
+    Several,
+}
+
 /// The head of every empty and border point: index 0 is a border point,
 /// so no chain has it, and its chain fields are scratch space that absorb
 /// updates meant for "the chain of a neighbour" when there is none.
@@ -494,6 +501,24 @@ impl Board {
         let libs = self.libs[h];
         let (n, s) = (lib_count(libs), lib_sum(libs));
         n > 0 && n * (libs >> LIB_SQ_SHIFT) == s * s
+    }
+
+    /// The liberties of chain `h` other than `p`, where `touching` of the
+    /// chain's stones are next to `p`, read from the packed sums without
+    /// walking the chain: the rest is one point when its count times its
+    /// sum of squares equals its sum squared (all the same point), else
+    /// two or more.
+    #[inline]
+    fn liberties_besides(&self, h: usize, p: usize, touching: u64) -> OtherLiberties {
+        let rest = self.libs[h] - touching * lib_unit(p);
+        let (n, s) = (lib_count(rest), lib_sum(rest));
+        if n == 0 {
+            OtherLiberties::None
+        } else if n * (rest >> LIB_SQ_SHIFT) == s * s {
+            OtherLiberties::One((s / n) as usize)
+        } else {
+            OtherLiberties::Several
+        }
     }
 
     /// Liberties of the chain through `p` counted once per adjacent stone.

@@ -4,7 +4,7 @@
 //! and the 3×3 neighbourhood code the pattern tables are indexed by.
 //! Playouts and tree priors ask these millions of times per second.
 
-use super::{Board, Color, Point, BORDER, EMPTY};
+use super::{Board, Color, OtherLiberties, Point, BORDER, EMPTY};
 
 /// What placing a stone would do to the mover's own chain.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,6 +79,31 @@ impl Board {
                     }
                 }
             }
+        }
+        if cap <= 2 {
+            // A self-atari test: the packed liberty sums of each chain tell
+            // whether it has none, one or several liberties besides `p`,
+            // with no walk along its stones.
+            for &h in own_heads.iter().filter(|&&h| h != usize::MAX) {
+                if libs.len >= cap {
+                    break;
+                }
+                let touching = self
+                    .neighbours(p)
+                    .into_iter()
+                    .filter(|&q| self.cells[q] == own && self.head[q] as usize == h)
+                    .count();
+                match self.liberties_besides(h, p.0, touching as u64) {
+                    OtherLiberties::None => {}
+                    OtherLiberties::One(l) => libs.insert(l),
+                    OtherLiberties::Several => libs.len = cap,
+                }
+            }
+            return MoveShape {
+                liberties: libs.len.min(cap) as u32,
+                captures,
+                chain_len,
+            };
         }
         'chains: for &h in own_heads.iter().filter(|&&h| h != usize::MAX) {
             let mut s = h;
@@ -218,6 +243,45 @@ impl Board {
 mod tests {
     use super::*;
     use crate::board::test_point as at;
+
+    /// The self-atari test reads the chains' packed sums; counting to 3 by
+    /// walking the chains must agree with it everywhere.
+    #[test]
+    fn the_self_atari_shortcut_agrees_with_walking_the_chains() {
+        use rand::{Rng, SeedableRng};
+        let mut checked = 0;
+        for seed in 0..20 {
+            let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+            let mut b = Board::new(7 + (seed as usize % 3) * 2).expect("a legal size");
+            for turn in 0..200 {
+                let empties: Vec<Point> = b.points().filter(|&p| b.is_empty_at(p)).collect();
+                if empties.is_empty() {
+                    break;
+                }
+                let c = if turn % 2 == 0 {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                let _ = b.place(c, empties[rng.gen_range(0..empties.len())], false);
+                for &p in &empties {
+                    if !b.is_empty_at(p) {
+                        continue;
+                    }
+                    for c in [Color::Black, Color::White] {
+                        let walked = b.move_shape(c, p, 3);
+                        let expected = MoveShape {
+                            liberties: walked.liberties.min(2),
+                            ..walked
+                        };
+                        assert_eq!(b.move_shape(c, p, 2), expected, "seed {seed} {p:?}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 10_000);
+    }
 
     #[test]
     fn self_atari_is_told_from_a_safe_move_and_a_capture() {
