@@ -53,6 +53,8 @@ impl Board {
             len: 0,
         };
         let mut own_heads = [usize::MAX; 4];
+        // Per own chain (in its `own_heads` slot): its stones next to `p`.
+        let mut touching = [0u64; 4];
         let mut captured_heads = [usize::MAX; 4];
         let mut captures = 0;
         let mut chain_len = 1;
@@ -62,9 +64,13 @@ impl Board {
                 BORDER => {}
                 v if v == own => {
                     let h = self.head[q] as usize;
-                    if !own_heads.contains(&h) {
-                        own_heads[k] = h;
-                        chain_len += self.chain_len[h] as u32;
+                    match own_heads.iter().position(|&o| o == h) {
+                        Some(slot) => touching[slot] += 1,
+                        None => {
+                            own_heads[k] = h;
+                            touching[k] = 1;
+                            chain_len += self.chain_len[h] as u32;
+                        }
                     }
                 }
                 _ => {
@@ -84,16 +90,14 @@ impl Board {
             // A self-atari test: the packed liberty sums of each chain tell
             // whether it has none, one or several liberties besides `p`,
             // with no walk along its stones.
-            for &h in own_heads.iter().filter(|&&h| h != usize::MAX) {
+            for (&h, &touching) in own_heads.iter().zip(&touching) {
+                if h == usize::MAX {
+                    continue;
+                }
                 if libs.len >= cap {
                     break;
                 }
-                let touching = self
-                    .neighbours(p)
-                    .into_iter()
-                    .filter(|&q| self.cells[q] == own && self.head[q] as usize == h)
-                    .count();
-                match self.liberties_besides(h, p.0, touching as u64) {
+                match self.liberties_besides(h, p.0, touching) {
                     OtherLiberties::None => {}
                     OtherLiberties::One(l) => libs.insert(l),
                     OtherLiberties::Several => libs.len = cap,
