@@ -105,11 +105,7 @@ pub fn large_key(board: &Board, c: Color, p: Point) -> u32 {
     for (k, (dx, dy)) in OUTER.into_iter().enumerate() {
         let cell = match board.point((x as i32 + dx) as usize, (y as i32 + dy) as usize) {
             Err(_) => 3,
-            Ok(q) => match board.color_at(q) {
-                None => 0,
-                Some(owner) if owner == c => 1,
-                Some(_) => 2,
-            },
+            Ok(q) => board.seen_by(c, q) as u32,
         };
         outer |= cell << (2 * k);
     }
