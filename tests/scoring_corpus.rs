@@ -231,7 +231,10 @@ fn agrees_with_gnugo_on_match_counts() {
         pct(exact),
         pct(winners)
     );
-    // 1,207 exact of 1,243 and every winner when this test was last changed.
+    // 1,558 exact of 1,600 when this test was last changed, and every
+    // winner but seed 72103's: there a one-eyed group dies only after the
+    // killer connects its corner stones first (C1, then A3), which the
+    // status playouts seldom find (GNU Go B+32, ishi W+1).
     assert!(pct(exact) >= 93.0, "exact agreement {:.1}%", pct(exact));
     assert!(
         pct(winners) >= 99.0,

@@ -871,3 +871,32 @@ fn a_throw_in_keeps_the_race_a_seki() {
     // white stones touch; komi 7.5.
     assert_eq!(j.score.to_string(), "B+11.5");
 }
+
+/// From a 9×9 game against GNU Go (seed 71835; both passed here, GNU Go
+/// counted W+2 with komi 7). White's G9-H9 has two liberties, J9 and H8,
+/// and J8 one, J9. Black H8 joins the big chain on the right, which keeps
+/// plenty of liberties, and puts G9-H9 in an atari no capture frees:
+/// J9 would only join it to J8, still one liberty. All three white
+/// stones are dead, as are the black stones in White's lower right.
+/// The playouts called them alive until they looked for such an atari
+/// first: at random, both sides filled the liberties around them.
+#[test]
+fn two_stones_with_an_inescapable_atari_are_dead() {
+    let g = game(
+        "
+        X X X X X X O O .
+        O O O O O X X . O
+        . . . . O O X X X
+        . . . O O X . . X
+        . . . O X X X X X
+        . O . O O X X O O
+        . . . O X X O O .
+        . . O O O X O O X
+        . . . O X X X O .",
+        "chinese",
+    );
+    let j = judge(&g, &config());
+    assert_dead(&j, &g, &["G9", "H9", "J8", "H4", "J4", "G3", "H1"]);
+    assert_not_dead(&j, &g, &["F9", "G7", "J7", "E5", "D4"]);
+    assert_eq!(j.score.to_string(), "W+2.5");
+}
