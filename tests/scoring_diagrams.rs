@@ -873,11 +873,12 @@ fn a_throw_in_keeps_the_race_a_seki() {
 }
 
 /// From a 9×9 game against GNU Go (seed 71835; both passed here, GNU Go
-/// counted W+2 with komi 7). White's G9-H9 has two liberties, J9 and H8,
-/// and J8 one, J9. Black H8 joins the big chain on the right, which keeps
-/// plenty of liberties, and puts G9-H9 in an atari no capture frees:
-/// J9 would only join it to J8, still one liberty. All three white
-/// stones are dead, as are the black stones in White's lower right.
+/// counted W+2 with komi 7). White's G9-H9 and the lone J8 share their
+/// two liberties, H8 and J9. Black H8 joins the big chain on the right,
+/// which keeps plenty of liberties, and leaves G9-H9 in an atari no
+/// capture frees: White J9 would join it to J8 with no liberty left, a
+/// suicide. All three white stones are dead, as are the black stones in
+/// White's lower right.
 /// The playouts called them alive until they looked for such an atari
 /// first: at random, both sides filled the liberties around them.
 #[test]
