@@ -33,6 +33,20 @@ def property_of(text, name):
     return m.group(1) if m else ""
 
 
+def kept_game(text):
+    """A match game kept by ISHI_SGF_DIR: its result, whether ishi won it,
+    and ishi's win rate after each of its moves as (ply, rate) pairs; None
+    when the game comment holds no win rates."""
+    rates = re.search(r"win rate by move: ([^\]]*)", text)
+    if not rates:
+        return None
+    ishi_white = property_of(text, "PW") == "ishi"
+    result = property_of(text, "RE")
+    won = result[:1] == ("W" if ishi_white else "B")
+    pts = [(int(a), float(b)) for a, b in re.findall(r"(\d+):([\d.]+)", rates.group(1))]
+    return result, won, pts
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", default="target/release/ishi")
@@ -46,15 +60,12 @@ def main():
     total_hits = total_tries = 0
     for path in args.sgf:
         text = open(path, encoding="utf-8").read()
-        rates = re.search(r"win rate by move: ([^\]]*)", text)
-        if not rates:
+        game = kept_game(text)
+        if not game:
             continue
-        ishi_white = property_of(text, "PW") == "ishi"
-        result = property_of(text, "RE")
-        won = result[:1] == ("W" if ishi_white else "B")
+        result, won, pts = game
         if won or result == "0":
             continue
-        pts = [(int(a), float(b)) for a, b in re.findall(r"(\d+):([\d.]+)", rates.group(1))]
         if len(pts) < 2:
             continue
         (ply, before), (_, after) = max(zip(pts, pts[1:]), key=lambda q: q[0][1] - q[1][1])

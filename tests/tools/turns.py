@@ -15,7 +15,8 @@ comment) and sorts the game into one of three kinds:
     tests/tools/turns.py [--high 0.8] [--early 30] [--list] /tmp/sgf-dir/*.sgf
 """
 import argparse
-import re
+
+from surprises import kept_game
 
 
 def kind(rates, high, early):
@@ -42,20 +43,16 @@ def main():
     counts = {"fall": 0, "early": 0, "later": 0}
     for path in args.sgf:
         text = open(path, encoding="utf-8").read()
-        found = re.search(r"win rate by move: ([^\]]*)", text)
-        result = re.search(r"RE\[([^\]]*)\]", text)
-        if not found or not result:
+        game = kept_game(text)
+        if not game:
             continue
-        ishi = "W" if re.search(r"PW\[ishi\]", text) else "B"
-        if result.group(1).startswith(ishi + "+"):
-            continue
-        rates = [(int(a), float(b)) for a, b in re.findall(r"(\d+):([\d.]+)", found.group(1))]
-        if not rates:
+        result, won, rates = game
+        if won or not result or not rates:
             continue
         k = kind(rates, args.high, args.early)
         counts[k] += 1
         if args.list:
-            print(f"{path}: {k} ({result.group(1)})")
+            print(f"{path}: {k} ({result})")
     total = sum(counts.values())
     print(f"{total} games not won: {counts['fall']} fell from {args.high} or more, "
           f"{counts['early']} lost by move {args.early}, {counts['later']} turned later")
