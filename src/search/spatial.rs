@@ -12,7 +12,7 @@
 //! transformed forms. Keys are recomputed from the board for each move
 //! asked about, so they are meant for the tree priors, not the playouts.
 
-use crate::board::{Board, Color, Point};
+use crate::board::{Bitboard, Board, Color, Point, MAX_SIZE};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
@@ -43,6 +43,25 @@ struct Geometry {
     /// hash of the pattern under symmetry s. Laid out so that one point
     /// updates all eight hashes from one contiguous row, with no gather.
     by_content: Vec<[[u64; 8]; 4]>,
+    /// The distance of each offset.
+    rings: Vec<u8>,
+    /// Which offset `(dx, dy)` is, by `(dy + R) * (2R + 1) + dx + R` with
+    /// R = [`AXIS_REACH`]; `u8::MAX` for none.
+    by_xy: Vec<u8>,
+}
+
+/// The farthest a pattern reaches along a line (d 10 is five points out).
+const AXIS_REACH: i32 = MAX_DISTANCE as i32 / 2;
+
+impl Geometry {
+    fn offset_index(&self, dx: i32, dy: i32) -> Option<usize> {
+        let span = 2 * AXIS_REACH + 1;
+        if dx.abs() > AXIS_REACH || dy.abs() > AXIS_REACH {
+            return None;
+        }
+        let j = self.by_xy[((dy + AXIS_REACH) * span + dx + AXIS_REACH) as usize];
+        (j != u8::MAX).then_some(j as usize)
+    }
 }
 
 fn symmetry(s: usize, (x, y): (i32, i32)) -> (i32, i32) {
@@ -55,7 +74,7 @@ fn symmetry(s: usize, (x, y): (i32, i32)) -> (i32, i32) {
 fn geometry() -> &'static Geometry {
     static GEOMETRY: OnceLock<Geometry> = OnceLock::new();
     GEOMETRY.get_or_init(|| {
-        let reach = MAX_DISTANCE as i32 / 2;
+        let reach = AXIS_REACH;
         let mut offsets: Vec<(i32, i32)> = (-reach..=reach)
             .flat_map(|dx| (-reach..=reach).map(move |dy| (dx, dy)))
             .filter(|&(dx, dy)| {
@@ -102,10 +121,21 @@ fn geometry() -> &'static Geometry {
                 }
             }
         }
+        let rings = offsets
+            .iter()
+            .map(|&(dx, dy)| gridcular(dx, dy) as u8)
+            .collect();
+        let span = 2 * reach + 1;
+        let mut by_xy = vec![u8::MAX; (span * span) as usize];
+        for (j, &(dx, dy)) in offsets.iter().enumerate() {
+            by_xy[((dy + reach) * span + dx + reach) as usize] = j as u8;
+        }
         Geometry {
             offsets,
             within,
             by_content,
+            rings,
+            by_xy,
         }
     })
 }
@@ -116,44 +146,118 @@ pub fn keys(board: &Board, c: Color, p: Point) -> Keys {
 }
 
 /// The keys of the patterns of `c` playing at `p` from d 4 to d `reach`
-/// (at most d 10); the slots of larger sizes stay 0. Only the points
-/// within `reach` are looked at, so a small reach is cheap.
+/// (at most d 10); the slots of larger sizes stay 0. The hashes of the
+/// empty board around `p` are known in advance, so only the stones within
+/// `reach` are looked at: near the start of a game, and on every point
+/// far from the fighting, that is a handful instead of the 40-odd points
+/// of a d 6 pattern.
 pub fn keys_within(board: &Board, c: Color, p: Point, reach: usize) -> Keys {
     let reach = reach.min(MAX_DISTANCE);
-    let g = geometry();
-    let size = board.size() as u32;
-    let (px, py) = board.xy(p);
-    let (px, py) = (px as i32, py as i32);
-    let mut hashes = [0u64; 8];
     let mut out = [0u64; SIZES];
-    let mut j = 0;
+    if reach < MIN_DISTANCE {
+        return out;
+    }
+    let g = geometry();
+    let empty = EmptyBoard::of(board.size());
+    // What the stones at each distance change in the eight hashes.
+    let mut by_ring = [[0u64; 8]; MAX_DISTANCE + 1];
+    let near = (*board.stones(Color::Black) | *board.stones(Color::White))
+        & empty.windows[p.0][reach - MIN_DISTANCE];
+    let (px, py) = empty.coords[p.0];
+    for q in near.iter() {
+        let (qx, qy) = empty.coords[q];
+        let Some(j) = g.offset_index(qx - px, qy - py) else {
+            continue;
+        };
+        let content = board.seen_by(c, Point(q));
+        let row = &g.by_content[j];
+        let ring = &mut by_ring[g.rings[j] as usize];
+        for s in 0..8 {
+            ring[s] ^= row[content][s] ^ row[EMPTY][s];
+        }
+    }
+    let mut change = [0u64; 8];
     for d in 2..=reach {
-        // A symmetry keeps every point at its distance, so each ring adds
-        // exactly the points the eight hashes of distance d need.
-        while j < g.within[d] {
-            let (dx, dy) = g.offsets[j];
-            let (x, y) = (px + dx, py + dy);
-            // Point 0 is a border point: off the board reads as that,
-            // without a branch the mix of on and off points would mispredict.
-            let inside = (x as u32) < size && (y as u32) < size;
-            let q = if inside {
-                (y as usize + 1) * board.stride() + x as usize + 1
-            } else {
-                0
-            };
-            let content = board.seen_by(c, Point(q));
-            for (h, &key) in hashes.iter_mut().zip(&g.by_content[j][content]) {
-                *h ^= key;
-            }
-            j += 1;
+        for (acc, r) in change.iter_mut().zip(&by_ring[d]) {
+            *acc ^= r;
         }
         if d >= MIN_DISTANCE {
-            let smallest = hashes.iter().copied().min().unwrap_or_default();
+            let base = &empty.hashes[p.0][d - MIN_DISTANCE];
+            let smallest = (0..8)
+                .map(|s| base[s] ^ change[s])
+                .min()
+                .unwrap_or_default();
             // The size goes into the key so that no two sizes can share one.
             out[d - MIN_DISTANCE] = smallest ^ (d as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         }
     }
     out
+}
+
+/// What a point holds, seen from the mover ([`Board::seen_by`]).
+const EMPTY: usize = 0;
+const OFF_BOARD: usize = 3;
+
+/// The patterns of a board of one size with no stones on it, by point
+/// index: a move's keys are these, changed at the stones near it.
+struct EmptyBoard {
+    /// The eight hashes of each pattern size from d 4 (off the board
+    /// counts; empty points are part of the hash too).
+    hashes: Vec<[[u64; 8]; SIZES]>,
+    /// The points within d 4, 5, ... 10 of each point, on the board.
+    windows: Vec<[Bitboard; SIZES]>,
+    /// Column and row of each point index (0 off the board).
+    coords: Vec<(i32, i32)>,
+}
+
+impl EmptyBoard {
+    fn of(size: usize) -> &'static EmptyBoard {
+        static BY_SIZE: [OnceLock<EmptyBoard>; MAX_SIZE + 1] =
+            [const { OnceLock::new() }; MAX_SIZE + 1];
+        BY_SIZE[size.min(MAX_SIZE)].get_or_init(|| EmptyBoard::new(size))
+    }
+
+    fn new(size: usize) -> EmptyBoard {
+        let g = geometry();
+        let stride = size + 1;
+        let len = (size + 2) * stride + 1;
+        let mut hashes = vec![[[0u64; 8]; SIZES]; len];
+        let mut windows = vec![[Bitboard::EMPTY; SIZES]; len];
+        let mut coords = vec![(0, 0); len];
+        let s = size as i32;
+        for (y, x) in (0..s).flat_map(|y| (0..s).map(move |x| (y, x))) {
+            let index = |x: i32, y: i32| (y as usize + 1) * stride + x as usize + 1;
+            let p = index(x, y);
+            coords[p] = (x, y);
+            let mut running = [0u64; 8];
+            let mut j = 0;
+            for d in 2..=MAX_DISTANCE {
+                while j < g.within[d] {
+                    let (dx, dy) = g.offsets[j];
+                    let (qx, qy) = (x + dx, y + dy);
+                    let inside = (0..s).contains(&qx) && (0..s).contains(&qy);
+                    let content = if inside { EMPTY } else { OFF_BOARD };
+                    for (h, &key) in running.iter_mut().zip(&g.by_content[j][content]) {
+                        *h ^= key;
+                    }
+                    if inside {
+                        for window in &mut windows[p][d.max(MIN_DISTANCE) - MIN_DISTANCE..] {
+                            window.set(index(qx, qy));
+                        }
+                    }
+                    j += 1;
+                }
+                if d >= MIN_DISTANCE {
+                    hashes[p][d - MIN_DISTANCE] = running;
+                }
+            }
+        }
+        EmptyBoard {
+            hashes,
+            windows,
+            coords,
+        }
+    }
 }
 
 /// Keys are already uniform hashes: hashing them again is wasted work.
@@ -176,10 +280,22 @@ impl Hasher for KeyHasher {
 
 type KeyMap<V> = HashMap<u64, V, BuildHasherDefault<KeyHasher>>;
 
+/// Bits of a key that pick its bit in [`SpatialTable`]'s filter (2^16 bits:
+/// eight kilobytes, a fifth of them set by the shipped table).
+const FILTER_BITS: u32 = 16;
+
+fn filter_slot(key: u64) -> usize {
+    (key >> (64 - FILTER_BITS)) as usize
+}
+
 /// Known patterns, each with an index (0 stands for none known) and a
 /// strength.
 pub struct SpatialTable {
     index: KeyMap<u32>,
+    /// One bit per value of a key's top [`FILTER_BITS`] bits, set for the
+    /// keys in `index`: most keys asked about are of no known pattern,
+    /// and this answers them from a few kilobytes instead of the map.
+    filter: Vec<u64>,
     /// `strengths[0]` is the strength of a move with no known pattern.
     strengths: Vec<f32>,
     /// The distance of each pattern, by index (0 for none).
@@ -194,6 +310,7 @@ impl Default for SpatialTable {
     fn default() -> SpatialTable {
         SpatialTable {
             index: KeyMap::default(),
+            filter: vec![0; 1 << (FILTER_BITS - 6)],
             strengths: vec![1.0],
             distances: vec![0],
             largest: 0,
@@ -213,6 +330,8 @@ impl SpatialTable {
 
     fn insert(&mut self, key: u64, d: usize, strength: f32) {
         let next = self.strengths.len() as u32;
+        let slot = filter_slot(key);
+        self.filter[slot >> 6] |= 1 << (slot & 63);
         let k = *self.index.entry(key).or_insert(next);
         if k == next {
             self.strengths.push(strength);
@@ -237,6 +356,10 @@ impl SpatialTable {
     pub fn matched(&self, keys: &[u64]) -> u32 {
         keys.iter()
             .rev()
+            .filter(|&&k| {
+                let slot = filter_slot(k);
+                self.filter[slot >> 6] >> (slot & 63) & 1 != 0
+            })
             .find_map(|k| self.index.get(k).copied())
             .unwrap_or(0)
     }
@@ -326,7 +449,7 @@ mod tests {
         assert_eq!(g.within[3], 8);
         assert_eq!(g.within[4], 12);
         assert_eq!(g.within[MAX_DISTANCE], g.offsets.len());
-        assert!(g.offsets.len() <= 256);
+        assert!(g.offsets.len() < u8::MAX as usize);
     }
 
     #[test]
@@ -416,6 +539,55 @@ mod tests {
                 assert_eq!(keys(&b, c, p), keys_by_definition(&b, c, p), "{p:?}");
             }
         }
+    }
+
+    /// Boards of every size class with stones strewn at several densities,
+    /// from a fixed generator: the keys built from the empty board and the
+    /// stones near the move must equal the keys by definition, at every
+    /// point, for both colours and every reach.
+    #[test]
+    fn keys_from_the_empty_board_and_the_stones_match_the_definition() {
+        let mut state = 0x1234_5678_u64;
+        let mut next = move || {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (state >> 33) as usize
+        };
+        let mut boards = 0;
+        for size in [2, 3, 5, 9, 13, 19, 25] {
+            for density in [0, 10, 30, 60] {
+                let diagram: String = (0..size)
+                    .map(|_| {
+                        let row: Vec<&str> = (0..size)
+                            .map(|_| match next() % 100 {
+                                r if r >= density => ".",
+                                r if r % 2 == 0 => "X",
+                                _ => "O",
+                            })
+                            .collect();
+                        row.join(" ") + "\n"
+                    })
+                    .collect();
+                let Ok(b) = Board::from_ascii(&diagram) else {
+                    continue;
+                };
+                boards += 1;
+                for p in b.points() {
+                    for c in [Color::Black, Color::White] {
+                        let whole = keys_by_definition(&b, c, p);
+                        for reach in 0..=MAX_DISTANCE + 1 {
+                            let part = keys_within(&b, c, p, reach);
+                            for (i, (&k, &w)) in part.iter().zip(&whole).enumerate() {
+                                let expected = if MIN_DISTANCE + i <= reach { w } else { 0 };
+                                assert_eq!(k, expected, "size {size}, {p:?}, reach {reach}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(boards >= 20, "only {boards} boards were legal");
     }
 
     #[test]
