@@ -158,7 +158,7 @@ pub fn keys_within(board: &Board, c: Color, p: Point, reach: usize) -> Keys {
         return out;
     }
     let g = geometry();
-    let empty = EmptyBoard::of(board.size());
+    let empty = EmptyBoard::of(board);
     // What the stones at each distance change in the eight hashes.
     let mut by_ring = [[0u64; 8]; MAX_DISTANCE + 1];
     let near = (*board.stones(Color::Black) | *board.stones(Color::White))
@@ -211,44 +211,44 @@ struct EmptyBoard {
 }
 
 impl EmptyBoard {
-    fn of(size: usize) -> &'static EmptyBoard {
+    /// The empty board of `board`'s size (made on first use, then kept).
+    fn of(board: &Board) -> &'static EmptyBoard {
         static BY_SIZE: [OnceLock<EmptyBoard>; MAX_SIZE + 1] =
             [const { OnceLock::new() }; MAX_SIZE + 1];
-        BY_SIZE[size.min(MAX_SIZE)].get_or_init(|| EmptyBoard::new(size))
+        BY_SIZE[board.size().min(MAX_SIZE)].get_or_init(|| EmptyBoard::new(board))
     }
 
-    fn new(size: usize) -> EmptyBoard {
+    /// Only `board`'s size and point layout are read, not its stones.
+    fn new(board: &Board) -> EmptyBoard {
         let g = geometry();
-        let stride = size + 1;
-        let len = (size + 2) * stride + 1;
+        let len = board.points().map(|p| p.0 + 1).max().unwrap_or(0);
         let mut hashes = vec![[[0u64; 8]; SIZES]; len];
         let mut windows = vec![[Bitboard::EMPTY; SIZES]; len];
         let mut coords = vec![(0, 0); len];
-        let s = size as i32;
-        for (y, x) in (0..s).flat_map(|y| (0..s).map(move |x| (y, x))) {
-            let index = |x: i32, y: i32| (y as usize + 1) * stride + x as usize + 1;
-            let p = index(x, y);
-            coords[p] = (x, y);
+        for p in board.points() {
+            let (x, y) = board.xy(p);
+            let (x, y) = (x as i32, y as i32);
+            coords[p.0] = (x, y);
             let mut running = [0u64; 8];
             let mut j = 0;
             for d in 2..=MAX_DISTANCE {
                 while j < g.within[d] {
                     let (dx, dy) = g.offsets[j];
-                    let (qx, qy) = (x + dx, y + dy);
-                    let inside = (0..s).contains(&qx) && (0..s).contains(&qy);
-                    let content = if inside { EMPTY } else { OFF_BOARD };
+                    // Negative coordinates wrap to huge ones, off the board too.
+                    let q = board.point((x + dx) as usize, (y + dy) as usize).ok();
+                    let content = if q.is_some() { EMPTY } else { OFF_BOARD };
                     for (h, &key) in running.iter_mut().zip(&g.by_content[j][content]) {
                         *h ^= key;
                     }
-                    if inside {
-                        for window in &mut windows[p][d.max(MIN_DISTANCE) - MIN_DISTANCE..] {
-                            window.set(index(qx, qy));
+                    if let Some(q) = q {
+                        for window in &mut windows[p.0][d.max(MIN_DISTANCE) - MIN_DISTANCE..] {
+                            window.set(q.0);
                         }
                     }
                     j += 1;
                 }
                 if d >= MIN_DISTANCE {
-                    hashes[p][d - MIN_DISTANCE] = running;
+                    hashes[p.0][d - MIN_DISTANCE] = running;
                 }
             }
         }

@@ -47,6 +47,17 @@ def kept_game(text):
     return result, won, pts
 
 
+def games_not_won(paths):
+    """(path, SGF text, result, win rates) of each kept game in `paths`
+    that ishi did not win (draws and games without a result included)."""
+    for path in paths:
+        text = open(path, encoding="utf-8").read()
+        game = kept_game(text)
+        if game and not game[1]:
+            result, _, pts = game
+            yield path, text, result, pts
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", default="target/release/ishi")
@@ -58,13 +69,8 @@ def main():
     args = ap.parse_args()
     tune = ["--tune", args.tune] if args.tune else []
     total_hits = total_tries = 0
-    for path in args.sgf:
-        text = open(path, encoding="utf-8").read()
-        game = kept_game(text)
-        if not game:
-            continue
-        result, won, pts = game
-        if won or result == "0":
+    for path, text, result, pts in games_not_won(args.sgf):
+        if result == "0":
             continue
         if len(pts) < 2:
             continue

@@ -16,7 +16,7 @@ comment) and sorts the game into one of three kinds:
 """
 import argparse
 
-from surprises import kept_game
+from surprises import games_not_won
 
 
 def kind(rates, high, early):
@@ -41,13 +41,8 @@ def main():
     ap.add_argument("sgf", nargs="+")
     args = ap.parse_args()
     counts = {"fall": 0, "early": 0, "later": 0}
-    for path in args.sgf:
-        text = open(path, encoding="utf-8").read()
-        game = kept_game(text)
-        if not game:
-            continue
-        result, won, rates = game
-        if won or not result or not rates:
+    for path, _, result, rates in games_not_won(args.sgf):
+        if not result or not rates:
             continue
         k = kind(rates, args.high, args.early)
         counts[k] += 1
