@@ -12,6 +12,7 @@
 
 use super::shapes::{shape_key, symmetries, KEY_BITS};
 use super::spatial::SpatialTable;
+use crate::board::tactics::MoveShape;
 use crate::board::{Board, Color, Point};
 use std::sync::OnceLock;
 
@@ -86,9 +87,22 @@ pub fn features(
     last: Option<Point>,
     own_last: Option<Point>,
 ) -> MoveFeatures {
+    features_with(board, c, p, last, own_last, || board.move_shape(c, p, 3))
+}
+
+/// [`features`], with `shape` giving `board.move_shape(c, p, 3)` when asked:
+/// a caller that has it already saves reading the chains a second time.
+pub fn features_with(
+    board: &Board,
+    c: Color,
+    p: Point,
+    last: Option<Point>,
+    own_last: Option<Point>,
+    shape: impl FnOnce() -> MoveShape,
+) -> MoveFeatures {
     MoveFeatures {
         shape: shape_key(board, c, p),
-        tactic: tactic(board, c, p, last),
+        tactic: tactic_with(board, c, p, last, shape),
         near_last: near_class(board, p, last),
         near_own: near_class(board, p, own_last),
     }
@@ -96,6 +110,17 @@ pub fn features(
 
 /// What `c` at `p` does to the chains around it (see [`Tactic`]).
 pub fn tactic(board: &Board, c: Color, p: Point, last: Option<Point>) -> Tactic {
+    tactic_with(board, c, p, last, || board.move_shape(c, p, 3))
+}
+
+/// [`tactic`], with `shape` giving `board.move_shape(c, p, 3)` when asked.
+fn tactic_with(
+    board: &Board,
+    c: Color,
+    p: Point,
+    last: Option<Point>,
+    shape: impl FnOnce() -> MoveShape,
+) -> Tactic {
     let empty = board.empty_neighbours(p);
     if empty == 4 {
         return Tactic::Quiet;
@@ -139,7 +164,7 @@ pub fn tactic(board: &Board, c: Color, p: Point, last: Option<Point>) -> Tactic 
     if !own_in_atari && empty >= 2 {
         return if ataris { Tactic::Atari } else { Tactic::Quiet };
     }
-    let shape = board.move_shape(c, p, 3);
+    let shape = shape();
     if shape.liberties < 2 {
         return if shape.chain_len >= 2 {
             Tactic::SelfAtariMany

@@ -3,7 +3,7 @@
 //! virtual wins, a move that looks bad with some virtual losses, and real
 //! playouts soon outweigh both.
 
-use super::gammas::{features, Source};
+use super::gammas::{features_with, Source};
 use super::patterns::is_good_shape;
 use super::reading::{Findings, Reader, Verdict};
 use super::shapes::{large_key, shape_key};
@@ -492,7 +492,11 @@ pub fn children_with_priors(
         last.and_then(|l| board.vital_point_next_to(l))
     };
     let gammas = (k.gamma > 0 || k.gamma_wins > 0).then(|| super::gammas::table_of(k.gamma_source));
-    let mut strengths = Vec::new();
+    let mut strengths = Vec::with_capacity(if gammas.is_some() {
+        board.empties().len()
+    } else {
+        0
+    });
     let line_factors =
         opening_line_factors(board.size(), board.stone_count()).filter(|_| k.opening_lines);
     for &e in board.empties() {
@@ -563,7 +567,7 @@ pub fn children_with_priors(
         if let Some(g) = gammas {
             let by_line = line_factors.map_or(1.0, |f| f[opening_line_column(board, p)]);
             strengths.push(
-                g.weight(&features(board, c, p, last, own_last))
+                g.weight(&features_with(board, c, p, last, own_last, || shape))
                     * g.spatial_strength(board, c, p, k.spatial_reach as usize)
                     * by_line,
             );
@@ -583,7 +587,13 @@ pub fn children_with_priors(
         let mean = total / strengths.len() as f32;
         for (child, strength) in out.iter_mut().zip(&strengths) {
             child.policy = (f32::from(u16::MAX) * strength / total).round() as u16;
-            let relative = (strength / mean).powf(k.gamma_slope);
+            // The slope is 1 unless tuned, and powf is costly next to the rest.
+            let ratio = strength / mean;
+            let relative = if k.gamma_slope == 1.0 {
+                ratio
+            } else {
+                ratio.powf(k.gamma_slope)
+            };
             let won = 2.0 * k.gamma as f32 * relative / (relative + 1.0);
             child.prior_visits = child.prior_visits.saturating_add(k.gamma);
             child.prior_wins = child.prior_wins.saturating_add(won.round() as u16);

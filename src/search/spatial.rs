@@ -43,6 +43,10 @@ struct Geometry {
     /// hash of the pattern under symmetry s. Laid out so that one point
     /// updates all eight hashes from one contiguous row, with no gather.
     by_content: Vec<[[u64; 8]; 4]>,
+    /// `stone_change[j][v]`: what a stone of content v at offset j changes
+    /// in the eight hashes of the empty pattern (its key for v, its key
+    /// for empty taken out), so that a stone costs one pass over the row.
+    stone_change: Vec<[[u64; 8]; 4]>,
     /// The distance of each offset.
     rings: Vec<u8>,
     /// Which offset `(dx, dy)` is, by `(dy + R) * (2R + 1) + dx + R` with
@@ -121,6 +125,10 @@ fn geometry() -> &'static Geometry {
                 }
             }
         }
+        let stone_change = by_content
+            .iter()
+            .map(|row| std::array::from_fn(|v| std::array::from_fn(|s| row[v][s] ^ row[EMPTY][s])))
+            .collect();
         let rings = offsets
             .iter()
             .map(|&(dx, dy)| gridcular(dx, dy) as u8)
@@ -134,6 +142,7 @@ fn geometry() -> &'static Geometry {
             offsets,
             within,
             by_content,
+            stone_change,
             rings,
             by_xy,
         }
@@ -146,14 +155,28 @@ pub fn keys(board: &Board, c: Color, p: Point) -> Keys {
 }
 
 /// The keys of the patterns of `c` playing at `p` from d 4 to d `reach`
-/// (at most d 10); the slots of larger sizes stay 0. The hashes of the
+/// (at most d 10); the slots of larger sizes stay 0.
+pub fn keys_within(board: &Board, c: Color, p: Point, reach: usize) -> Keys {
+    let reach = reach.min(MAX_DISTANCE);
+    let hashes = hashes_within(board, c, p, reach);
+    std::array::from_fn(|i| {
+        let d = i + MIN_DISTANCE;
+        if d <= reach {
+            key_of(&hashes[i], d)
+        } else {
+            0
+        }
+    })
+}
+
+/// The eight hashes (one per symmetry) of each pattern of `c` at `p` from
+/// d 4 to d `reach`; the slots of larger sizes stay 0. The hashes of the
 /// empty board around `p` are known in advance, so only the stones within
 /// `reach` are looked at: near the start of a game, and on every point
 /// far from the fighting, that is a handful instead of the 40-odd points
 /// of a d 6 pattern.
-pub fn keys_within(board: &Board, c: Color, p: Point, reach: usize) -> Keys {
-    let reach = reach.min(MAX_DISTANCE);
-    let mut out = [0u64; SIZES];
+fn hashes_within(board: &Board, c: Color, p: Point, reach: usize) -> [[u64; 8]; SIZES] {
+    let mut out = [[0u64; 8]; SIZES];
     if reach < MIN_DISTANCE {
         return out;
     }
@@ -169,11 +192,9 @@ pub fn keys_within(board: &Board, c: Color, p: Point, reach: usize) -> Keys {
         let Some(j) = g.offset_index(qx - px, qy - py) else {
             continue;
         };
-        let content = board.seen_by(c, Point(q));
-        let row = &g.by_content[j];
-        let ring = &mut by_ring[g.rings[j] as usize];
-        for s in 0..8 {
-            ring[s] ^= row[content][s] ^ row[EMPTY][s];
+        let change = &g.stone_change[j][board.seen_by(c, Point(q))];
+        for (h, &x) in by_ring[g.rings[j] as usize].iter_mut().zip(change) {
+            *h ^= x;
         }
     }
     let mut change = [0u64; 8];
@@ -183,15 +204,31 @@ pub fn keys_within(board: &Board, c: Color, p: Point, reach: usize) -> Keys {
         }
         if d >= MIN_DISTANCE {
             let base = &empty.hashes[p.0][d - MIN_DISTANCE];
-            let smallest = (0..8)
-                .map(|s| base[s] ^ change[s])
-                .min()
-                .unwrap_or_default();
-            // The size goes into the key so that no two sizes can share one.
-            out[d - MIN_DISTANCE] = smallest ^ (d as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            out[d - MIN_DISTANCE] = std::array::from_fn(|s| base[s] ^ change[s]);
         }
     }
     out
+}
+
+/// The size goes into the key so that no two sizes can share one.
+fn size_mark(d: usize) -> u64 {
+    (d as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
+/// The key of a pattern of size `d` from its eight hashes: the smallest.
+fn key_of(h: &[u64; 8], d: usize) -> u64 {
+    // A tree of scalar minimums: the eight-lane form becomes emulated
+    // 64-bit vector compares on baseline x86-64, slower.
+    let smallest = (h[0].min(h[1]).min(h[2].min(h[3]))).min(h[4].min(h[5]).min(h[6].min(h[7])));
+    smallest ^ size_mark(d)
+}
+
+/// [`filter_slot`] of [`key_of`] without the 64-bit minimum: the top bits
+/// of the smallest hash are the smallest of the top bits.
+fn filter_slot_of(h: &[u64; 8], d: usize) -> usize {
+    let top = h.map(|x| (x >> (64 - FILTER_BITS)) as u16);
+    let smallest = top.into_iter().min().unwrap_or(u16::MAX);
+    (smallest ^ (size_mark(d) >> (64 - FILTER_BITS)) as u16) as usize
 }
 
 /// What a point holds, seen from the mover ([`Board::seen_by`]).
@@ -356,12 +393,15 @@ impl SpatialTable {
     pub fn matched(&self, keys: &[u64]) -> u32 {
         keys.iter()
             .rev()
-            .filter(|&&k| {
-                let slot = filter_slot(k);
-                self.filter[slot >> 6] >> (slot & 63) & 1 != 0
-            })
+            .filter(|&&k| self.may_hold(filter_slot(k)))
             .find_map(|k| self.index.get(k).copied())
             .unwrap_or(0)
+    }
+
+    /// Whether a key with this [`filter_slot`] may be known: false means
+    /// certainly not.
+    fn may_hold(&self, slot: usize) -> bool {
+        self.filter[slot >> 6] >> (slot & 63) & 1 != 0
     }
 
     /// The index of the largest known pattern of `c` at `p` that reaches
@@ -372,8 +412,17 @@ impl SpatialTable {
         if upto < MIN_DISTANCE {
             return 0;
         }
-        let keys = keys_within(board, c, p, upto);
-        self.matched(&keys[..=upto - MIN_DISTANCE])
+        // As `matched` on the keys, with the filter asked before each
+        // key's full minimum is taken: most sizes stop there.
+        let hashes = hashes_within(board, c, p, upto);
+        (MIN_DISTANCE..=upto)
+            .rev()
+            .filter(|&d| self.may_hold(filter_slot_of(&hashes[d - MIN_DISTANCE], d)))
+            .find_map(|d| {
+                let key = key_of(&hashes[d - MIN_DISTANCE], d);
+                self.index.get(&key).copied()
+            })
+            .unwrap_or(0)
     }
 
     pub fn strength(&self, index: u32) -> f32 {
@@ -547,6 +596,27 @@ mod tests {
     /// point, for both colours and every reach.
     #[test]
     fn keys_from_the_empty_board_and_the_stones_match_the_definition() {
+        let boards = random_boards();
+        for b in &boards {
+            let size = b.size();
+            for p in b.points() {
+                for c in [Color::Black, Color::White] {
+                    let whole = keys_by_definition(b, c, p);
+                    for reach in 0..=MAX_DISTANCE + 1 {
+                        let part = keys_within(b, c, p, reach);
+                        for (i, (&k, &w)) in part.iter().zip(&whole).enumerate() {
+                            let expected = if MIN_DISTANCE + i <= reach { w } else { 0 };
+                            assert_eq!(k, expected, "size {size}, {p:?}, reach {reach}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Legal boards of sizes 2 to 25 with stones on none, a tenth, three
+    /// tenths and six tenths of the points, from a fixed generator.
+    fn random_boards() -> Vec<Board> {
         let mut state = 0x1234_5678_u64;
         let mut next = move || {
             state = state
@@ -554,7 +624,7 @@ mod tests {
                 .wrapping_add(1_442_695_040_888_963_407);
             (state >> 33) as usize
         };
-        let mut boards = 0;
+        let mut boards = Vec::new();
         for size in [2, 3, 5, 9, 13, 19, 25] {
             for density in [0, 10, 30, 60] {
                 let diagram: String = (0..size)
@@ -569,25 +639,63 @@ mod tests {
                         row.join(" ") + "\n"
                     })
                     .collect();
-                let Ok(b) = Board::from_ascii(&diagram) else {
-                    continue;
-                };
-                boards += 1;
-                for p in b.points() {
-                    for c in [Color::Black, Color::White] {
-                        let whole = keys_by_definition(&b, c, p);
-                        for reach in 0..=MAX_DISTANCE + 1 {
-                            let part = keys_within(&b, c, p, reach);
-                            for (i, (&k, &w)) in part.iter().zip(&whole).enumerate() {
-                                let expected = if MIN_DISTANCE + i <= reach { w } else { 0 };
-                                assert_eq!(k, expected, "size {size}, {p:?}, reach {reach}");
-                            }
-                        }
+                boards.extend(Board::from_ascii(&diagram).ok());
+            }
+        }
+        assert!(
+            boards.len() >= 20,
+            "only {} boards were legal",
+            boards.len()
+        );
+        boards
+    }
+
+    #[test]
+    fn matching_at_a_point_finds_what_matching_its_keys_finds() {
+        // The shipped table, so that the filter in front of it lets
+        // through real patterns as well as near misses.
+        let table = crate::search::gammas::table_of(crate::search::gammas::Source::Spatial)
+            .spatial()
+            .expect("the shipped strengths have large patterns");
+        let mut found = 0;
+        for b in &random_boards() {
+            for p in b.points() {
+                for c in [Color::Black, Color::White] {
+                    for reach in MIN_DISTANCE - 1..=MAX_DISTANCE {
+                        let upto = reach.min(table.largest_distance());
+                        let expected = if upto < MIN_DISTANCE {
+                            0
+                        } else {
+                            table.matched(&keys_within(b, c, p, upto)[..=upto - MIN_DISTANCE])
+                        };
+                        assert_eq!(table.matched_at(b, c, p, reach), expected, "{p:?} {reach}");
+                        found += usize::from(expected != 0);
                     }
                 }
             }
         }
-        assert!(boards >= 20, "only {boards} boards were legal");
+        assert!(found > 1000, "only {found} matches: the test shows little");
+    }
+
+    #[test]
+    fn the_filter_slot_from_the_hashes_is_the_slot_of_the_key() {
+        let mut state = 0x9abc_u64;
+        for d in MIN_DISTANCE..=MAX_DISTANCE {
+            for _ in 0..1000 {
+                let h: [u64; 8] = std::array::from_fn(|_| {
+                    state = state
+                        .wrapping_mul(6_364_136_223_846_793_005)
+                        .wrapping_add(1_442_695_040_888_963_407);
+                    // Equal top bits now and then, where the low bits decide.
+                    if state & 7 == 0 {
+                        state & 0xffff
+                    } else {
+                        state
+                    }
+                });
+                assert_eq!(filter_slot_of(&h, d), filter_slot(key_of(&h, d)));
+            }
+        }
     }
 
     #[test]
