@@ -8,8 +8,9 @@ use super::patterns::is_good_shape;
 use super::reading::{Findings, Reader, Verdict};
 use super::shapes::{large_key, shape_key};
 use super::tree::{NewChild, PASS};
-use crate::board::{Board, Color, Move, Point};
+use crate::board::{Bitboard, Board, Color, Move, Point, MAX_SIZE};
 use crate::game::{Game, Ply};
+use std::sync::OnceLock;
 
 /// Virtual playouts for each piece of knowledge. Win counts are in half
 /// points like the tree's (a value of 0.5 over `n` visits is `n` half-wins).
@@ -207,20 +208,32 @@ impl Priors {
     }
 }
 
-/// Chebyshev distance 2 around `p` holds no stone.
-fn quiet_around(board: &Board, p: Point) -> bool {
-    let (x, y) = board.xy(p);
-    let size = board.size();
-    for yy in y.saturating_sub(2)..=(y + 2).min(size - 1) {
-        for xx in x.saturating_sub(2)..=(x + 2).min(size - 1) {
-            if let Ok(q) = board.point(xx, yy) {
-                if board.color_at(q).is_some() {
-                    return false;
+/// Chebyshev distance 2 around `p` holds none of `stones`.
+fn quiet_around(board: &Board, stones: &Bitboard, p: Point) -> bool {
+    !stones.intersects(&squares_around(board)[p.0])
+}
+
+/// For each point of a board of `board`'s size, the points within
+/// Chebyshev distance 2 of it (made on first use, then kept).
+fn squares_around(board: &Board) -> &'static [Bitboard] {
+    static BY_SIZE: [OnceLock<Vec<Bitboard>>; MAX_SIZE + 1] =
+        [const { OnceLock::new() }; MAX_SIZE + 1];
+    BY_SIZE[board.size().min(MAX_SIZE)].get_or_init(|| {
+        let len = board.points().map(|p| p.0 + 1).max().unwrap_or(0);
+        let mut squares = vec![Bitboard::EMPTY; len];
+        let size = board.size();
+        for p in board.points() {
+            let (x, y) = board.xy(p);
+            for yy in y.saturating_sub(2)..=(y + 2).min(size - 1) {
+                for xx in x.saturating_sub(2)..=(x + 2).min(size - 1) {
+                    if let Ok(q) = board.point(xx, yy) {
+                        squares[p.0].set(q.0);
+                    }
                 }
             }
         }
-    }
-    true
+        squares
+    })
 }
 
 /// Distance to the edge, 1 on the first line.
@@ -478,6 +491,7 @@ pub fn children_with_priors(
     // Openness matters on the first line everywhere, and on lines 1-4 of
     // big boards; the scan of the area is skipped elsewhere.
     let open_lines = if board.size() >= 13 { 4 } else { 1 };
+    let stones = *board.stones(Color::Black) | *board.stones(Color::White);
     let shapes = super::shapes::table();
     let large_shapes = k.large_shapes.then(super::shapes::large_table);
     let mut findings = std::mem::take(&mut ladder.findings);
@@ -541,7 +555,7 @@ pub fn children_with_priors(
             win(k.near_last);
         }
         let line = line(board, p);
-        let quiet = line <= open_lines && quiet_around(board, p);
+        let quiet = line <= open_lines && quiet_around(board, &stones, p);
         if quiet && line >= 3 {
             win(k.third_line);
         }
@@ -693,6 +707,33 @@ mod tests {
             own: Some(at("F6")),
         };
         assert_eq!(Recent::before(&game, Color::White), after_pass);
+    }
+
+    #[test]
+    fn a_point_is_quiet_with_no_stone_two_steps_around_it_in_any_direction() {
+        // B1 is quiet until a stone stands within two columns and two rows.
+        let diagram = "\
+            . . . . . . . . .\n\
+            . . . . . . . . .\n\
+            . . . . . . . . .\n\
+            . . . . . . . . .\n\
+            . . . . . . . . .\n\
+            . . . . . . . . .\n\
+            . . . X . . . . .\n\
+            . . . . . . . . .\n\
+            . . . . . . . . .\n";
+        let quiet = |diagram: &str, v: &str| {
+            let b = Board::from_ascii(diagram).unwrap();
+            let stones = *b.stones(Color::Black) | *b.stones(Color::White);
+            quiet_around(&b, &stones, parse_vertex(v, 9).unwrap().unwrap())
+        };
+        // D3 is two columns right of B1 and two rows up: the corner of its square.
+        assert!(!quiet(diagram, "B1"));
+        assert!(quiet(diagram, "A1"));
+        assert!(!quiet(diagram, "F1"));
+        assert!(quiet(diagram, "G1"));
+        assert!(quiet(diagram, "D6"));
+        assert!(!quiet(diagram, "D5"));
     }
 
     #[test]

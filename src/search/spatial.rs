@@ -49,24 +49,10 @@ struct Geometry {
     stone_change: Vec<[[u64; 8]; 4]>,
     /// The distance of each offset.
     rings: Vec<u8>,
-    /// Which offset `(dx, dy)` is, by `(dy + R) * (2R + 1) + dx + R` with
-    /// R = [`AXIS_REACH`]; `u8::MAX` for none.
-    by_xy: Vec<u8>,
 }
 
 /// The farthest a pattern reaches along a line (d 10 is five points out).
 const AXIS_REACH: i32 = MAX_DISTANCE as i32 / 2;
-
-impl Geometry {
-    fn offset_index(&self, dx: i32, dy: i32) -> Option<usize> {
-        let span = 2 * AXIS_REACH + 1;
-        if dx.abs() > AXIS_REACH || dy.abs() > AXIS_REACH {
-            return None;
-        }
-        let j = self.by_xy[((dy + AXIS_REACH) * span + dx + AXIS_REACH) as usize];
-        (j != u8::MAX).then_some(j as usize)
-    }
-}
 
 fn symmetry(s: usize, (x, y): (i32, i32)) -> (i32, i32) {
     let (x, y) = if s & 4 != 0 { (y, x) } else { (x, y) };
@@ -133,18 +119,12 @@ fn geometry() -> &'static Geometry {
             .iter()
             .map(|&(dx, dy)| gridcular(dx, dy) as u8)
             .collect();
-        let span = 2 * reach + 1;
-        let mut by_xy = vec![u8::MAX; (span * span) as usize];
-        for (j, &(dx, dy)) in offsets.iter().enumerate() {
-            by_xy[((dy + reach) * span + dx + reach) as usize] = j as u8;
-        }
         Geometry {
             offsets,
             within,
             by_content,
             stone_change,
             rings,
-            by_xy,
         }
     })
 }
@@ -186,12 +166,9 @@ fn hashes_within(board: &Board, c: Color, p: Point, reach: usize) -> [[u64; 8]; 
     let mut by_ring = [[0u64; 8]; MAX_DISTANCE + 1];
     let near = (*board.stones(Color::Black) | *board.stones(Color::White))
         & empty.windows[p.0][reach - MIN_DISTANCE];
-    let (px, py) = empty.coords[p.0];
+    let offsets = empty.offsets_from(p);
     for q in near.iter() {
-        let (qx, qy) = empty.coords[q];
-        let Some(j) = g.offset_index(qx - px, qy - py) else {
-            continue;
-        };
+        let j = offsets[q] as usize;
         let change = &g.stone_change[j][board.seen_by(c, Point(q))];
         for (h, &x) in by_ring[g.rings[j] as usize].iter_mut().zip(change) {
             *h ^= x;
@@ -243,8 +220,11 @@ struct EmptyBoard {
     hashes: Vec<[[u64; 8]; SIZES]>,
     /// The points within d 4, 5, ... 10 of each point, on the board.
     windows: Vec<[Bitboard; SIZES]>,
-    /// Column and row of each point index (0 off the board).
-    coords: Vec<(i32, i32)>,
+    /// Point indexes in use (the padded layout's length).
+    len: usize,
+    /// `offsets[p * len + q]`: which offset of the largest pattern (in
+    /// `Geometry::offsets`) the point q is from p; `u8::MAX` past it.
+    offsets: Vec<u8>,
 }
 
 impl EmptyBoard {
@@ -261,11 +241,10 @@ impl EmptyBoard {
         let len = board.points().map(|p| p.0 + 1).max().unwrap_or(0);
         let mut hashes = vec![[[0u64; 8]; SIZES]; len];
         let mut windows = vec![[Bitboard::EMPTY; SIZES]; len];
-        let mut coords = vec![(0, 0); len];
+        let mut offsets = vec![u8::MAX; len * len];
         for p in board.points() {
             let (x, y) = board.xy(p);
             let (x, y) = (x as i32, y as i32);
-            coords[p.0] = (x, y);
             let mut running = [0u64; 8];
             let mut j = 0;
             for d in 2..=MAX_DISTANCE {
@@ -281,6 +260,7 @@ impl EmptyBoard {
                         for window in &mut windows[p.0][d.max(MIN_DISTANCE) - MIN_DISTANCE..] {
                             window.set(q.0);
                         }
+                        offsets[p.0 * len + q.0] = j as u8;
                     }
                     j += 1;
                 }
@@ -292,8 +272,15 @@ impl EmptyBoard {
         EmptyBoard {
             hashes,
             windows,
-            coords,
+            len,
+            offsets,
         }
+    }
+
+    /// Which offset each point index is from `p` (see `offsets`); every
+    /// point of `p`'s windows has one.
+    fn offsets_from(&self, p: Point) -> &[u8] {
+        &self.offsets[p.0 * self.len..(p.0 + 1) * self.len]
     }
 }
 
