@@ -22,8 +22,10 @@ pub struct Params {
     /// of 653 (90.66%, 88.18-92.66%) in the confirmation run on fresh
     /// seeds, whose lower bound had to clear the shipped 89.67%. On the
     /// search of d54c47a it won 1,086 of 1,200 (90.5%), short of beating
-    /// that search's 89.48% (z = 1.05). It searches at 0.89-0.94 of the
-    /// default's rate (README, Self-play as a screen).
+    /// that search's 89.48% (z = 1.05), and 1,145 of 1,263 more (90.66%):
+    /// together z = 1.44, short of the second look's 1.96. It searches at
+    /// 0.89-0.94 of the default's rate, 0.944 with the cheaper priors of
+    /// a279d19 (README, Self-play as a screen).
     pub expand_at: u32,
     /// RAVE weight falls to one half after about this many visits. 3,000:
     /// in self-play against it at 5,000 playouts (9x9, komi 7.5, book off)
