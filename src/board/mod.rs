@@ -423,6 +423,12 @@ impl Board {
         &self.on_board
     }
 
+    /// One past the largest index of a point on the board: the length of
+    /// a table with an entry per point.
+    pub fn point_index_bound(&self) -> usize {
+        self.size * self.stride + self.size + 1
+    }
+
     // ---- contents -------------------------------------------------------
 
     #[inline]
@@ -450,8 +456,14 @@ impl Board {
         &self.stones[c.index()]
     }
 
+    /// The points holding a stone of either colour.
+    #[inline]
+    pub fn occupied(&self) -> Bitboard {
+        self.stones[0] | self.stones[1]
+    }
+
     pub fn empty_points(&self) -> Bitboard {
-        self.on_board.and_not(&(self.stones[0] | self.stones[1]))
+        self.on_board.and_not(&self.occupied())
     }
 
     /// Empty points in no particular order (the playout picks from it).
@@ -1117,6 +1129,15 @@ pub(crate) fn test_point(b: &Board, v: &str) -> Point {
 mod tests {
     use super::test_point as at;
     use super::*;
+
+    #[test]
+    fn the_point_index_bound_is_one_past_the_last_point() {
+        for size in MIN_SIZE..=MAX_SIZE {
+            let b = Board::new(size).unwrap();
+            let last = b.points().map(|p| p.0).max().unwrap();
+            assert_eq!(b.point_index_bound(), last + 1, "size {size}");
+        }
+    }
 
     #[test]
     fn capture_in_the_corner() {

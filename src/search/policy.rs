@@ -219,7 +219,7 @@ fn squares_around(board: &Board) -> &'static [Bitboard] {
     static BY_SIZE: [OnceLock<Vec<Bitboard>>; MAX_SIZE + 1] =
         [const { OnceLock::new() }; MAX_SIZE + 1];
     BY_SIZE[board.size().min(MAX_SIZE)].get_or_init(|| {
-        let len = board.points().map(|p| p.0 + 1).max().unwrap_or(0);
+        let len = board.point_index_bound();
         let mut squares = vec![Bitboard::EMPTY; len];
         let size = board.size();
         for p in board.points() {
@@ -491,7 +491,7 @@ pub fn children_with_priors(
     // Openness matters on the first line everywhere, and on lines 1-4 of
     // big boards; the scan of the area is skipped elsewhere.
     let open_lines = if board.size() >= 13 { 4 } else { 1 };
-    let stones = *board.stones(Color::Black) | *board.stones(Color::White);
+    let stones = board.occupied();
     let shapes = super::shapes::table();
     let large_shapes = k.large_shapes.then(super::shapes::large_table);
     let mut findings = std::mem::take(&mut ladder.findings);
@@ -724,7 +724,7 @@ mod tests {
             . . . . . . . . .\n";
         let quiet = |diagram: &str, v: &str| {
             let b = Board::from_ascii(diagram).unwrap();
-            let stones = *b.stones(Color::Black) | *b.stones(Color::White);
+            let stones = b.occupied();
             quiet_around(&b, &stones, parse_vertex(v, 9).unwrap().unwrap())
         };
         // D3 is two columns right of B1 and two rows up: the corner of its square.

@@ -164,8 +164,7 @@ fn hashes_within(board: &Board, c: Color, p: Point, reach: usize) -> [[u64; 8]; 
     let empty = EmptyBoard::of(board);
     // What the stones at each distance change in the eight hashes.
     let mut by_ring = [[0u64; 8]; MAX_DISTANCE + 1];
-    let near = (*board.stones(Color::Black) | *board.stones(Color::White))
-        & empty.windows[p.0][reach - MIN_DISTANCE];
+    let near = board.occupied() & empty.windows[p.0][reach - MIN_DISTANCE];
     let offsets = empty.offsets_from(p);
     for q in near.iter() {
         let j = offsets[q] as usize;
@@ -238,7 +237,7 @@ impl EmptyBoard {
     /// Only `board`'s size and point layout are read, not its stones.
     fn new(board: &Board) -> EmptyBoard {
         let g = geometry();
-        let len = board.points().map(|p| p.0 + 1).max().unwrap_or(0);
+        let len = board.point_index_bound();
         let mut hashes = vec![[[0u64; 8]; SIZES]; len];
         let mut windows = vec![[Bitboard::EMPTY; SIZES]; len];
         let mut offsets = vec![u8::MAX; len * len];

@@ -59,7 +59,7 @@ pub struct Judgement {
 impl Judgement {
     pub fn alive(&self, game: &Game) -> Bitboard {
         let b = game.board();
-        (*b.stones(Color::Black) | *b.stones(Color::White)).and_not(&(self.dead | self.seki))
+        b.occupied().and_not(&(self.dead | self.seki))
     }
 
     /// Ownership of a point, -1 (White) .. 1 (Black).
