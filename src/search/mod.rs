@@ -38,7 +38,7 @@ use policy::Recent;
 use status::StatusConfig;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
-use tree::{NodeId, Tree, PASS};
+use tree::{NodeId, Spares, Tree, PASS};
 use uct::{Root, Scorer, Shared};
 
 pub use bench::PlayoutKind;
@@ -152,6 +152,8 @@ struct Kept {
 pub struct Searcher {
     pub config: SearchConfig,
     kept: Option<Kept>,
+    /// Chunks of the tree before the kept one, for the next tree.
+    spares: Spares,
     /// Own moves in a row whose win rate fell below the resign threshold.
     hopeless_moves: u32,
     /// The points beyond komi each colour asks for under
@@ -186,6 +188,7 @@ impl Searcher {
         Searcher {
             config,
             kept: None,
+            spares: Spares::default(),
             hopeless_moves: 0,
             asked: [0.0; 2],
             referee,
@@ -363,19 +366,23 @@ impl Searcher {
         let max_nodes = self.config.max_nodes;
         let params =
             Params::tuned(game.size(), self.config.playout, &self.config.tuning).at(game.board());
-        let kept = self.kept.take().filter(|_| params.reuse);
-        let tree = match kept {
-            Some(kept) => match follow(&kept, game, color) {
-                Some(id) => {
-                    let tree = kept.tree.extract(id, max_nodes);
-                    if params.reuse_weight > 0.0 {
-                        tree.weigh_down(params.reuse_weight);
+        let spares = std::mem::take(&mut self.spares);
+        let tree = match self.kept.take() {
+            Some(kept) => {
+                let tree = match follow(&kept, game, color).filter(|_| params.reuse) {
+                    Some(id) => {
+                        let tree = kept.tree.extract(id, max_nodes, spares);
+                        if params.reuse_weight > 0.0 {
+                            tree.weigh_down(params.reuse_weight);
+                        }
+                        tree
                     }
-                    tree
-                }
-                None => Tree::new(max_nodes),
-            },
-            None => Tree::new(max_nodes),
+                    None => Tree::reusing(max_nodes, spares),
+                };
+                self.spares = kept.tree.into_spares();
+                tree
+            }
+            None => Tree::reusing(max_nodes, spares),
         };
         let recent = Recent::before(game, color);
         let passes = if game.plies().last().is_some_and(|ply| ply.color != color) {
