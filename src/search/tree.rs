@@ -95,6 +95,9 @@ pub struct Tally {
     best_reply: AtomicU32,
 }
 
+/// With the node, 48 bytes a node (`--max-nodes` says so).
+const _: () = assert!(std::mem::size_of::<Tally>() == 16);
+
 impl Tally {
     pub fn stops(&self) -> u32 {
         self.stops.load(Ordering::Relaxed)
@@ -412,7 +415,7 @@ pub struct Tree {
 #[derive(Default)]
 pub struct Spares(Vec<Chunk>);
 
-/// The most chunks [`Tree::into_spares`] keeps (about 60 MB): a long
+/// The most chunks [`Tree::into_spares`] keeps (about 50 MB): a long
 /// analysis may have grown a tree far beyond what the next search needs.
 const MAX_SPARES: usize = 16;
 
@@ -425,7 +428,7 @@ impl Tree {
 
     /// [`Tree::new`], its first chunks taken from `spares`.
     ///
-    /// A fresh chunk writes 3.7 MB of default nodes; a spare one is used as
+    /// A fresh chunk writes 3 MB of default nodes; a spare one is used as
     /// it is, every node being written whole when it is handed out (see
     /// `Node::init`, `Node::copy_stats_from`). At 5,000 playouts on 9x9 a
     /// search holds 25,000-90,000 nodes with the subtree it kept, so each
