@@ -113,9 +113,20 @@ fn searched_from_empty_at_komi(
     size: usize,
     komi: f64,
 ) -> (Tree, Root, u64) {
+    searched_in(Tree::new(200_000), params, threads, playouts, size, komi)
+}
+
+/// [`searched_from_empty_at_komi`] in the given tree.
+fn searched_in(
+    tree: Tree,
+    params: &Params,
+    threads: usize,
+    playouts: u64,
+    size: usize,
+    komi: f64,
+) -> (Tree, Root, u64) {
     let mut game = Game::new(size, Rules::default()).unwrap();
     game.set_komi(komi);
-    let tree = Tree::new(200_000);
     let root = Root {
         board: Board::new(size).unwrap(),
         color: Color::Black,
@@ -152,6 +163,28 @@ fn run_with(params: Params, threads: usize, playouts: u64, size: usize) -> Total
     let totals = check(&tree, &root.board, root.color);
     assert!(totals.nodes > 100, "the tree grew: {} nodes", totals.nodes);
     totals
+}
+
+/// Visits of the root's children, in order.
+fn root_visits(tree: &Tree) -> Vec<u32> {
+    let (first, n) = tree.node(tree.root()).children().unwrap();
+    (first..first + n).map(|c| tree.node(c).visits()).collect()
+}
+
+#[test]
+fn a_tree_in_spare_chunks_searches_exactly_as_a_fresh_one() {
+    let params = Params::new(9, PlayoutKind::Heavy);
+    let komi = Rules::default().komi;
+    let used = || searched_from_empty(&params, 4, 3000, 9).0.into_spares();
+    let (fresh, root, _) = searched_from_empty(&params, 1, 2000, 9);
+    let (reused, _, _) = searched_in(Tree::reusing(200_000, used()), &params, 1, 2000, 9, komi);
+    assert_eq!(reused.len(), fresh.len());
+    assert_eq!(root_visits(&reused), root_visits(&fresh));
+    check(&reused, &root.board, root.color);
+    let (threaded, root, done) =
+        searched_in(Tree::reusing(200_000, used()), &params, 4, 3000, 9, komi);
+    assert_eq!(threaded.node(threaded.root()).visits() as u64, done);
+    check(&threaded, &root.board, root.color);
 }
 
 #[test]
