@@ -155,10 +155,7 @@ fn run_with(params: Params, threads: usize, playouts: u64, size: usize) -> Total
     assert!(done > 0 && done <= playouts);
     assert_eq!(tree.node(tree.root()).visits() as u64, done);
     // The root is expanded before the search, so nothing stops there.
-    let root_children: u32 = {
-        let (first, n) = tree.node(tree.root()).children().unwrap();
-        (first..first + n).map(|c| tree.node(c).visits()).sum()
-    };
+    let root_children: u32 = root_visits(&tree).iter().sum();
     assert_eq!(root_children as u64, done);
     let totals = check(&tree, &root.board, root.color);
     assert!(totals.nodes > 100, "the tree grew: {} nodes", totals.nodes);

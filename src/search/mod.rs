@@ -369,7 +369,7 @@ impl Searcher {
         let spares = std::mem::take(&mut self.spares);
         let tree = match self.kept.take() {
             Some(kept) => {
-                let tree = match follow(&kept, game, color).filter(|_| params.reuse) {
+                let tree = match params.reuse.then(|| follow(&kept, game, color)).flatten() {
                     Some(id) => {
                         let tree = kept.tree.extract(id, max_nodes, spares);
                         if params.reuse_weight > 0.0 {

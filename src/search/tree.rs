@@ -450,7 +450,6 @@ impl Tree {
         };
         tree.root = tree.alloc(1).unwrap_or(0);
         tree.node(tree.root).init(&NewChild::default());
-        tree.tally(tree.root).reset();
         tree
     }
 
@@ -461,7 +460,7 @@ impl Tree {
     /// children, most never visited (the two ways ran at the same speed
     /// within 1-2%, `cpu_work.py --size 19`).
     pub fn into_spares(self) -> Spares {
-        let handed_out = self.next.load(Ordering::Relaxed).min(self.capacity) as usize;
+        let handed_out = self.len();
         let chunks = self.chunks.into_vec().into_iter().enumerate();
         let spares = chunks.filter_map(|(k, slot)| slot.into_inner().map(|chunk| (k, chunk)));
         let cleared = spares.take(MAX_SPARES).map(|(k, chunk)| {
