@@ -131,7 +131,7 @@ impl Board {
     /// stones, which share their liberties). The playouts ask only the
     /// first: with the second, they also spared invaders whose eye space
     /// is walled by several chains, which then lived in too many playouts
-    /// (README, Sekis the sacrifices broke).
+    /// (RESEARCH.md, Sekis the sacrifices broke).
     pub fn sacrifice_spares_the_walls(
         &self,
         space: &Bitboard,

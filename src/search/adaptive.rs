@@ -22,7 +22,7 @@
 //!
 //! It lost in self-play against the shipped search, and the faster it
 //! learns, the more: 339 of 729 games at rate 0.03, 365 of 731 at 0.1,
-//! 315 of 767 at 0.3 with the node baseline (README, Self-play as a
+//! 315 of 767 at 0.3 with the node baseline (RESEARCH.md, Self-play as a
 //! screen).
 
 use crate::board::{Color, Point};

@@ -129,7 +129,7 @@ pub fn parse_log_weights(text: &str) -> Result<(Vec<(u32, f64)>, f64), String> {
     Ok((shapes, random))
 }
 
-/// The shipped table, trained as the README says.
+/// The shipped table, trained as RESEARCH.md says (Shapes balanced by simulation).
 pub fn table() -> &'static ShapeWeights {
     static TABLE: OnceLock<ShapeWeights> = OnceLock::new();
     TABLE.get_or_init(|| {

@@ -4,7 +4,7 @@
 //! A 5,000-playout search of an opening position sees dozens of moves
 //! within a few hundredths of each other and picks among them by the luck
 //! of its playouts; against GNU Go, 50,000 playouts for ishi's first six
-//! moves won more games than 5,000 (README, Opening book). The book keeps
+//! moves won more games than 5,000 (RESEARCH.md, Opening book). The book keeps
 //! those deeper choices, searched once, offline, by
 //! `examples/build_book.rs`.
 //!
@@ -342,7 +342,7 @@ impl Book {
 /// strongest replies, by the same deep search, for the other.
 const OWN_NINE: &str = include_str!("book9_own.txt");
 /// The positions of the shipped 9x9 book that game records chose: those
-/// ishi's matches against GNU Go reached often (README, Opening book).
+/// ishi's matches against GNU Go reached often (RESEARCH.md, Opening book).
 const RECORDS_NINE: &str = include_str!("book9_records.txt");
 
 /// The book shipped for 9x9 with komi 7 (area scoring): see

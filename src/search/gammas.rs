@@ -6,7 +6,7 @@
 //! strengths.
 //!
 //! `gammas.txt` holds the strengths; `examples/learn_gammas.rs` makes it by
-//! minorization-maximization over the same records as `shapes.txt` (README,
+//! minorization-maximization over the same records as `shapes.txt` (RESEARCH.md,
 //! Learned shapes). The tree priors use them on 9x9 and smaller boards
 //! (`policy`), the heavy playouts with `--tune playout_softmax=1` (`softmax`).
 
@@ -331,7 +331,7 @@ impl Gammas {
 /// Which moves a table of strengths was learned from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Source {
-    /// Human game records (`gammas.txt`, README: Learned shapes).
+    /// Human game records (`gammas.txt`, RESEARCH.md: Learned shapes).
     Records,
     /// ishi's own moves in its 9x9 matches against GNU Go at 5000 playouts
     /// (`gammas_own9.txt`): strengths that point where the search ended up.

@@ -25,11 +25,11 @@ pub struct Params {
     /// that search's 89.48% (z = 1.05), and 1,145 of 1,263 more (90.66%):
     /// together z = 1.44, short of the second look's 1.96. It searches at
     /// 0.89-0.94 of the default's rate, 0.944 with the cheaper priors of
-    /// a279d19 (README, Self-play as a screen).
+    /// a279d19 (RESEARCH.md, Self-play as a screen).
     pub expand_at: u32,
     /// RAVE weight falls to one half after about this many visits. 3,000:
     /// in self-play against it at 5,000 playouts (9x9, komi 7.5, book off)
-    /// 1,500 won 273 of 526 games and 6,000 won 260 of 521 (README,
+    /// 1,500 won 273 of 526 games and 6,000 won 260 of 521 (RESEARCH.md,
     /// Self-play as a screen).
     pub rave_equiv: f64,
     /// `rave_equiv` for the root's children alone; 0, the default, uses
@@ -41,7 +41,7 @@ pub struct Params {
     /// real results decide while AMAF still guides the search below it.
     /// Off: in self-play against the shipped search at 5,000 playouts
     /// (9x9, komi 7.5, book off) 300 won 447 of 858 games and 1,000 won
-    /// 446 of 859 (README, Self-play as a screen).
+    /// 446 of 859 (RESEARCH.md, Self-play as a screen).
     pub root_rave_equiv: f64,
     /// UCB exploration constant at every node (small: RAVE and priors do
     /// most exploring).
@@ -53,7 +53,7 @@ pub struct Params {
     /// luck of its first playouts; exploring spreads the playouts over them.
     /// Off: in self-play against the shipped search at 5,000 playouts
     /// (9x9, komi 7.5, book off) 0.15 won 88 of 254 games and 0.4 48 of
-    /// 252 (README, Self-play as a screen).
+    /// 252 (RESEARCH.md, Self-play as a screen).
     pub explore_opening: f64,
     /// UCB exploration constant at the nodes where the root's opponent
     /// chooses, where it is larger than `explore`. With none, a reply whose
@@ -65,7 +65,7 @@ pub struct Params {
     /// refutations without spreading the searcher's own playouts. Off by
     /// default: against GNU Go (9x9, komi 7, 5000 playouts) 0.05 won more
     /// games on two sets of 200 seeds and fewer on the next two, no better
-    /// in all (README, Strength).
+    /// in all (RESEARCH.md, Benchmarks and long runs).
     pub explore_reply: f64,
     /// Weight of the learned strengths as a policy in selection, as in
     /// AlphaGo's PUCT: a child's value gains
@@ -75,7 +75,7 @@ pub struct Params {
     /// and leaves unlikely ones alone. Off (0) by default: against GNU Go
     /// (9x9, komi 7, 5000 playouts, seeds from 15290, book off) 0.3 won
     /// 177 of 192 games where the default won 178, and 1 won 170 of 191
-    /// (README, Sudden falls).
+    /// (RESEARCH.md, Sudden falls).
     pub puct: f64,
     /// Value of a child nothing is known about (first-play urgency).
     pub fpu: f64,
@@ -91,14 +91,14 @@ pub struct Params {
     /// sees its own virtual loss, so it plays the same at any value.
     /// Larger values (50, 100, 200) part the threads sooner without a
     /// gain beyond the noise (1.825-1.84 against 1.815 on 9x9 light, 20
-    /// rounds; README, Benchmarks).
+    /// rounds; RESEARCH.md, Benchmarks and long runs).
     pub virtual_loss: u32,
     /// Weight of the mean score margin beside the win rate: a child's
     /// value gains `score_weight * tanh((margin - centre) / score_scale)`,
     /// the centre being its parent's mean margin for the same side (see
     /// `uct::score_centre`). Off (0): measured from zero, as until session
     /// 86, 0.05 had won 80 of 100 games against GNU Go where the default
-    /// won 88 (README, Benchmarks and long runs); measured from the centre
+    /// won 88 (RESEARCH.md, Benchmarks and long runs); measured from the centre
     /// and kept to the opening it lost in self-play (`score_opening`).
     pub score_weight: f64,
     /// Points of margin at which the score term is about three quarters full.
@@ -110,7 +110,7 @@ pub struct Params {
     /// them apart with less noise; later, chasing points risks won games.
     /// Off: in self-play against the shipped search at 5,000 playouts
     /// (9x9, komi 7.5, book off), with `score_opening=0.7`,
-    /// `score_weight=0.05` won 291 of 660 games and 0.1 229 of 683 (README,
+    /// `score_weight=0.05` won 291 of 660 games and 0.1 229 of 683 (RESEARCH.md,
     /// Self-play as a screen).
     pub score_opening: f64,
     /// Between root moves the search cannot tell apart, play the one that
@@ -120,7 +120,7 @@ pub struct Params {
     /// rate does. 0, the default, plays the most visited move: against GNU
     /// Go (9x9, komi 7, 5000 playouts, book off, seeds from 20290 and
     /// 20090) 0.02 won 359 of 399 games where the default won 356 (30 won
-    /// only with it, 27 only without; README, Ties broken by the score).
+    /// only with it, 27 only without; RESEARCH.md, Ties broken by the score).
     pub score_tiebreak: f64,
     /// What a jigo (a drawn count, possible with integer komi) is worth to
     /// the side searching: 0.25 by default, a quarter of a win, so that
@@ -146,7 +146,7 @@ pub struct Params {
     /// Percent chance of the heavy playouts retaking a ko at the first
     /// turn the ban allows (see `PlayoutStyle::ko_rate`). Off (0) by
     /// default: in self-play against the shipped search at 5,000 playouts
-    /// (9x9, komi 7.5, book off) 40 won 123 of 232 games (README,
+    /// (9x9, komi 7.5, book off) 40 won 123 of 232 games (RESEARCH.md,
     /// Self-play as a screen).
     pub ko_rate: u8,
     /// With `ko_rate`, the capturer may also end the ko by filling it
@@ -158,7 +158,7 @@ pub struct Params {
     /// priors already do; by default only after a capture of three or
     /// more stones. Off: in self-play against the shipped search at
     /// 5,000 playouts (9x9, komi 7.5, book off) it won 233 of 444 games
-    /// (52.5%, 47.8-57.1%; README, Self-play as a screen). Looking
+    /// (52.5%, 47.8-57.1%; RESEARCH.md, Self-play as a screen). Looking
     /// beside every move for a closed space also halves the 9x9 heavy
     /// search's rate (0.52-0.57 of the default's in interleaved rounds).
     pub nakade_closed: bool,
@@ -167,13 +167,13 @@ pub struct Params {
     /// or more stones, 2 for lone stones too. Off by default: in
     /// self-play against the shipped search at 5,000 playouts (9x9, komi
     /// 7.5, book off) 1 won 300 of 576 games (52.1%, 48.0-56.1%) and 2
-    /// won 263 of 548 (48.0%; README, Self-play as a screen).
+    /// won 263 of 548 (48.0%; RESEARCH.md, Self-play as a screen).
     pub self_atari_fix: u8,
     /// The heavy playouts' shape stage also looks next to the mover's own
     /// previous move when nothing next to the last move is a good shape
     /// (see [`PlayoutStyle::shapes_own`]). Off by default: in self-play
     /// against the shipped search (same setup as `self_atari_fix`) it won
-    /// 361 of 706 games (51.1%, 47.4-54.8%; README, Self-play as a
+    /// 361 of 706 games (51.1%, 47.4-54.8%; RESEARCH.md, Self-play as a
     /// screen).
     pub shapes_own: bool,
     /// Last good replies in the heavy playouts: 0 off, 1 or 2 moves back.
@@ -186,7 +186,7 @@ pub struct Params {
     /// self-play against the shipped search (9x9, komi 7.5, 5,000
     /// playouts, book off) 0.03 won 339 of 729 games and 0.1 365 of 731;
     /// with `playout_adapt_leaf=16`, 0.1 won 367 of 767 and 0.3 315 of
-    /// 767 (README, Self-play as a screen).
+    /// 767 (RESEARCH.md, Self-play as a screen).
     pub playout_adapt: f32,
     /// With `playout_adapt`, a playout's result is measured against
     /// Black's mean result at the deepest node on its path with at least
@@ -198,7 +198,7 @@ pub struct Params {
     /// their learned rates judged positions of finished games better
     /// (`examples/playout_accuracy.rs`) but won no more games: against GNU
     /// Go (9x9, komi 7, 5000 playouts, seeds from 15290, book off) 175 of
-    /// 192 where the default won 178 (README, Learned shapes).
+    /// 192 where the default won 178 (RESEARCH.md, Learned shapes).
     pub atari_rate: u8,
     pub shape_rate: u8,
     /// Poolrave (see `rave_pool`): percent chance that a heavy playout's
@@ -207,7 +207,7 @@ pub struct Params {
     /// with at least `pool_visits` visits. 0, the default, turns it off:
     /// against the shipped search at 5,000 playouts (9x9, komi 7.5, book
     /// off) 50 with pools of 10 won 119 of 231 games and 100 with pools
-    /// of 5 won 98 of 193, where 7,500 playouts won 99 of 167 (README,
+    /// of 5 won 98 of 193, where 7,500 playouts won 99 of 167 (RESEARCH.md,
     /// Self-play as a screen).
     pub pool_rate: u8,
     pub pool_size: u8,
@@ -223,7 +223,7 @@ pub struct Params {
     /// the end of a game is what misleads: a move that must be played now
     /// looks bad when played later. Off: over three runs against GNU Go
     /// (9x9, komi 7, 5000 playouts) 2 won 333 of 388 games where the
-    /// default won 342 (README, Benchmarks and long runs).
+    /// default won 342 (RESEARCH.md, Benchmarks and long runs).
     pub rave_phase: f64,
     /// Weight AMAF results by how soon after a node its child's move was
     /// played (Fuego's weighted RAVE updates): twice in the first quarter
@@ -232,7 +232,7 @@ pub struct Params {
     /// 2 to 0 that keeps the AMAF counts at about their scale. A move
     /// played late in a playout says little about playing it now. Off by
     /// default: against the shipped search at 5,000 playouts (9x9, komi
-    /// 7.5, book off) it won 395 of 771 games (README, Self-play as a
+    /// 7.5, book off) it won 395 of 771 games (RESEARCH.md, Self-play as a
     /// screen).
     pub rave_distance: bool,
     /// Weight of the opponent's first plays in a child's AMAF: at a node
@@ -243,7 +243,7 @@ pub struct Params {
     /// is one to take first (the proverb: play where the opponent wants
     /// to play). Off (0) by default: in self-play against the shipped
     /// search at 5,000 playouts (9x9, komi 7.5, book off) 1 won 1 of 12
-    /// games before the screen was stopped (README, Self-play as a screen).
+    /// games before the screen was stopped (RESEARCH.md, Self-play as a screen).
     pub rave_opponent: u32,
     /// Count only the opponent's first plays (see `rave_opponent`) in the
     /// first quarter of the moves after the node: the points it took while
@@ -260,7 +260,7 @@ pub struct Params {
     /// komi 7.5, book off) it won 1 of 71 games before the futility stop.
     /// Survival is decided with the result: a point in the opponent's
     /// area survives only in the playouts its mover won, so every such
-    /// point looked like a winning move (README, Self-play as a screen).
+    /// point looked like a winning move (RESEARCH.md, Self-play as a screen).
     pub rave_survivors: bool,
     /// The prior also counts as this many times as much AMAF experience
     /// (heuristic MC-RAVE, Gelly and Silver 2007: the heuristic starts
@@ -269,7 +269,7 @@ pub struct Params {
     /// nine to one; here it keeps its say until the AMAF counts grow past
     /// it. 0, the default, leaves the AMAF to the playouts: in self-play
     /// against the shipped search (9x9, komi 7.5, 5,000 playouts, book
-    /// off) `prior_amaf=1` won 221 of 432 (README, Self-play as a screen).
+    /// off) `prior_amaf=1` won 221 of 432 (RESEARCH.md, Self-play as a screen).
     pub prior_amaf: f64,
     /// A share of the gap between a move's value and what its opponent's
     /// best reply leaves it (one minus that reply's real win rate, among
@@ -289,13 +289,13 @@ pub struct Params {
     /// many games alone (the MoGo shapes and the learned ones from 160)
     /// misjudge different positions; averaged, each one's errors would
     /// count half. They did not: in self-play against the shipped search
-    /// `playout_mix_learned=160` won 235 of 463 (README, Self-play as a
+    /// `playout_mix_learned=160` won 235 of 463 (RESEARCH.md, Self-play as a
     /// screen).
     pub mix_learned: u8,
     /// Points beyond komi the searching side asks of a playout before it
     /// counts it as won (0, the default, asks for none): a margin of
     /// safety against playouts that judge a close game too kindly, as they
-    /// do for White against GNU Go (README, Win rates by colour). It did
+    /// do for White against GNU Go (RESEARCH.md, Win rates by colour). It did
     /// not win more: in the 100 games as White of seeds 9490-9689 (9x9,
     /// komi 7, 5000 playouts) 2 points won 84 and 1 point (a jigo worth
     /// nothing) 80, where the default won 87.
@@ -312,7 +312,7 @@ pub struct Params {
     /// it choosing among moves that keep the lead. 0, the default, is off:
     /// in self-play against the shipped search (9x9, komi 7.5, 5,000
     /// playouts, book off) 0.5 won 447 of 930 games and 1 (with the win
-    /// rates 0.7 and 0.55) 443 of 922 (README, Self-play as a screen).
+    /// rates 0.7 and 0.55) 443 of 922 (RESEARCH.md, Self-play as a screen).
     pub dyn_komi: f64,
     /// The empty share of the board below which `dyn_komi` asks nothing:
     /// in the endgame a lead asked for is a won game risked.
@@ -326,7 +326,7 @@ pub struct Params {
     /// `3 + log1.4(1 + visits / widening)`; 0, the default, looks at all.
     /// It did not win more: against GNU Go (9x9, komi 7, 5000 playouts,
     /// seeds from 9490) 10 won 110 of 131 games where the default won
-    /// 112, and 3 won 130 of 150 where the default won 130 (README, Win
+    /// 112, and 3 won 130 of 150 where the default won 130 (RESEARCH.md, Win
     /// rates by colour).
     pub widening: f64,
     /// A new node's children start with the AMAF results of the same moves
@@ -336,7 +336,7 @@ pub struct Params {
     /// its move did in the playouts just above, not from its prior alone.
     /// 0, the default, turns it off: against GNU Go (9x9, komi 7, 5000
     /// playouts, book off, seeds from 21690) 20 won 175 of 200 games where
-    /// the default won 185 (README, Results from two plies up).
+    /// the default won 185 (RESEARCH.md, Results from two plies up).
     pub rave_grandparent: u32,
     /// A new node's children add to their priors the real results of the
     /// same moves two plies up (the killer-move idea: a move that was good
@@ -344,7 +344,7 @@ pub struct Params {
     /// most this many playouts at the same win rate. 0, the default, turns
     /// it off: against GNU Go (9x9, komi 7, 5000 playouts, book off, seeds
     /// from 21890) 10 won 167 of 199 games where the default won 174
-    /// (README, Results from two plies up).
+    /// (RESEARCH.md, Results from two plies up).
     pub prior_grandparent: u32,
     /// The UCB exploration constant at a node whose mover is losing
     /// (see `lost_below`); 0, the default, leaves `explore` there. Where
@@ -354,7 +354,7 @@ pub struct Params {
     /// believed won (a capture race the playouts misread, say). It won no
     /// more against GNU Go (9x9, komi 7, 5000 playouts): 343 of 393 games
     /// from seeds 10490, 10290 and 10090 where the default won 341 of
-    /// the same games (README, Sudden falls).
+    /// the same games (RESEARCH.md, Sudden falls).
     pub explore_lost: f64,
     /// The mover's win rate below which a node counts as lost for
     /// `explore_lost`.
@@ -368,23 +368,23 @@ pub struct Params {
     /// (real and AMAF results and score sums, all multiplied by it); 0,
     /// the default, keeps them whole. The kept counts were gathered where
     /// the search before sent its playouts, and a refutation it left
-    /// untried stays buried under them (README, Sudden falls); without
+    /// untried stays buried under them (RESEARCH.md, Sudden falls); without
     /// reuse at all ishi won fewer games. Weighed down, the kept tree
     /// still guides the new search, whose own playouts decide sooner, and
     /// the early stop waits for them. Off: in self-play against the
     /// shipped search at 5,000 playouts (9x9, komi 7.5, book off) 0.5 won
-    /// 413 of 795 games and 0.2 374 of 795 (README, Self-play as a screen).
+    /// 413 of 795 games and 0.2 374 of 795 (RESEARCH.md, Self-play as a screen).
     pub reuse_weight: f64,
     /// Play the opening book's move where it has one (see `book`: 9x9,
     /// komi 7, area scoring) instead of searching. On by default: against
     /// GNU Go (9x9, komi 7, 5000 playouts) on three blocks of seeds the
     /// default had played, it won more games than the search alone, by
-    /// the sign test p < 0.05 (README, Opening book). `--tune book=0`
+    /// the sign test p < 0.05 (RESEARCH.md, Opening book). `--tune book=0`
     /// searches every move.
     pub book: bool,
     /// With the book on, also its positions chosen from game records of
     /// ishi against GNU Go (on by default); `--tune book_records=0` keeps
-    /// only those ishi's own tree of openings chose (README, Opening book).
+    /// only those ishi's own tree of openings chose (RESEARCH.md, Opening book).
     pub book_records: bool,
     /// Sequential halving at the root (see `halving`): after
     /// `halving_warmup` of a fixed budget, the best `root_halving` root
@@ -392,7 +392,7 @@ pub struct Params {
     /// 0, the default, searches the root like any node. It won no more:
     /// against GNU Go (9x9, komi 7, 5000 playouts, seeds from 17690, book
     /// off) 8 with a warm-up of half the budget won 177 of 199 games where
-    /// the default won 179 (README, Sequential halving at the root).
+    /// the default won 179 (RESEARCH.md, Sequential halving at the root).
     pub root_halving: u32,
     /// Share of the budget searched as usual before the halving starts.
     pub halving_warmup: f64,
@@ -403,12 +403,12 @@ pub struct Params {
     /// children (see `transpose`). Off: at 5,000 playouts a 9x9 search
     /// meets a transposition at 1-5% of its expansions (3.5% at 200,000),
     /// a 19x19 one at 10,000 playouts at 1-3%, and the mean regret of
-    /// `search_regret` moved by +0.0007 (0.0010) (README, Transpositions).
+    /// `search_regret` moved by +0.0007 (0.0010) (RESEARCH.md, Transpositions).
     pub transpose: bool,
     /// Of the moves a symmetry of the position maps onto each other, the
     /// tree keeps one (see `symmetry`). Off: against GNU Go (9x9, komi 7,
     /// 5000 playouts, book off) it won 175 of 200 from seed 19490 where
-    /// the default won 183 (13 won only with it, 21 only without; README,
+    /// the default won 183 (13 won only with it, 21 only without; RESEARCH.md,
     /// Symmetric positions).
     pub symmetry: bool,
     /// Read capture races (`priors.critical`) and mark tactical moves
@@ -420,7 +420,7 @@ pub struct Params {
     /// with it won 357 of 399 games, as many as the default won of the
     /// same games (39 won only with it, 39 only without), and with
     /// `tactical_amaf=4` too 88 of the 101 games from seed 27473 where the
-    /// default won 95 (README, Sudden falls).
+    /// default won 95 (RESEARCH.md, Sudden falls).
     pub critical_replies: bool,
     pub priors: Priors,
 }

@@ -299,7 +299,7 @@ pub enum ShapeChoice {
     /// balancing (see `balanced`); the stage's rate is not used. Off by
     /// default: against GNU Go (9x9, komi 7, 5000 playouts, book off,
     /// seeds 17090 and 17290) the shipped table won 345 of 378 games, as
-    /// many as the MoGo shapes (README, Shapes balanced by simulation).
+    /// many as the MoGo shapes (RESEARCH.md, Shapes balanced by simulation).
     Balanced,
 }
 

@@ -72,11 +72,11 @@ pub struct Priors {
     /// GNU Go (9x9, komi 7, 5000 playouts, seeds from 8890, 9090 and 9290)
     /// it won 524 of 597 games where the shapes won 500 of the same games
     /// (85 won only with it, 61 only without; sign test p = 0.057), more
-    /// in each of the three blocks (README, Learned playout strengths).
+    /// in each of the three blocks (RESEARCH.md, Learned playout strengths).
     /// On 19x19 and up too, with the large-pattern strengths: against GNU
     /// Go (19x19, komi 7.5, 10000 playouts, seeds from 4600 and 4640) 51
     /// of 75 games (68.0%) where the large shapes had won 135 of 228
-    /// (59.2%; README, Large patterns). On 13x13 as well: against GNU Go
+    /// (59.2%; RESEARCH.md, Large patterns). On 13x13 as well: against GNU Go
     /// (13x13, komi 7.5, 10000 playouts, seeds 50100-50219) 103 of 120
     /// where the 3×3 shapes won 90 of the same games (26 won only with
     /// it, 13 only without).
@@ -91,7 +91,7 @@ pub struct Priors {
     /// 7, 5000 playouts, seeds from 10490) where the default won 171, and
     /// 23 of 76 against Pachi where the default won 16 of the first 51;
     /// with the large patterns, 171 of 192 against GNU Go from seed 15290
-    /// where the default won 178 (README, Against Pachi).
+    /// where the default won 178 (RESEARCH.md, Against Pachi).
     pub gamma_wins: u16,
     /// How sharply `gamma`'s virtual win rate follows the learned
     /// strength: a move `r` times as strong as the node's average gets
@@ -100,13 +100,13 @@ pub struct Priors {
     /// further ahead of the rest. At 1.5, against GNU Go (9x9, komi 7,
     /// 5000 playouts, book off) it won 185 of 200 from seed 29286 where
     /// the default won 172, but over 973 paired games 870 to the
-    /// default's 874: no gain (README, The slope of the learned priors).
+    /// default's 874: no gain (RESEARCH.md, The slope of the learned priors).
     pub gamma_slope: f32,
     /// The learned strengths see the distance to the mover's own previous
     /// move too, as they were learned; without it, every move counts as
     /// far from it. Off: against GNU Go (9x9, komi 7, 5000 playouts) it
     /// won 175 of 200 from seed 9490 where the default won 177, and 69 of
-    /// the first 85 from 9690 where the default won 79 (README, Learned
+    /// the first 85 from 9690 where the default won 79 (RESEARCH.md, Learned
     /// playout strengths).
     pub gamma_own: bool,
     /// Which learned strengths `gamma` uses. By default those learned
@@ -114,7 +114,7 @@ pub struct Priors {
     /// Go (9x9, komi 7, 5000 playouts, book off) they won 185 of 200 from
     /// seed 10490 where the 3×3 strengths of `gammas.txt`
     /// (`prior_gamma_spatial=0`) won 171, and against Pachi 37 of 100
-    /// from seed 20400 where those won 30 (README, Large patterns). Those
+    /// from seed 20400 where those won 30 (RESEARCH.md, Large patterns). Those
     /// from ishi's own 9x9 match moves (`prior_gamma_distilled=1`) won no
     /// more: 170 of 200 from seed 10490.
     pub gamma_source: Source,
@@ -130,14 +130,14 @@ pub struct Priors {
     /// komi 7, 5000 playouts, book off) it won 179 of 200 from seed 20090,
     /// as many as the default (13 won only with it, 13 only without),
     /// and 155 of the first 175 from 20290, again as many (8 / 8;
-    /// README, Sudden falls).
+    /// RESEARCH.md, Sudden falls).
     pub tactical_chain: u32,
     /// On 9x9, scale the learned strengths of the first twelve moves by
     /// the move's line (see [`OPENING_LINES`]): the large patterns, learned
     /// on 19x19, see every point off the third line of a small board as
     /// open centre. Off: against GNU Go (9x9, komi 7, 5000 playouts, book
     /// off, seeds from 20690 and 20490) it won 355 of 399 games where the
-    /// default won 353 (40 won only with it, 38 only without; README,
+    /// default won 353 (40 won only with it, 38 only without; RESEARCH.md,
     /// Opening lines on 9x9).
     pub opening_lines: bool,
     /// The nakade prior judges each empty space beside the last move on
@@ -179,7 +179,7 @@ fn opening_line_factors(size: usize, stones: u32) -> Option<&'static [f32; 4]> {
 impl Priors {
     /// Hand-set weights. On 9x9 every one halved won 227 of 457 games in
     /// self-play against these and every one doubled 219 of 451 (5,000
-    /// playouts, komi 7.5, book off; README, Self-play as a screen).
+    /// playouts, komi 7.5, book off; RESEARCH.md, Self-play as a screen).
     pub fn for_size(size: usize) -> Priors {
         let e = if size <= 9 { 10 } else { 20 };
         Priors {

@@ -3,7 +3,7 @@
 //! and how often strong players chose a move of that shape when it was on
 //! the board.
 //!
-//! The counts in `shapes.txt` come from game records (see the README for
+//! The counts in `shapes.txt` come from game records (see RESEARCH.md, Learned shapes, for
 //! how to make them again with `examples/learn_shapes.rs`); a shape's
 //! *strength* is its choice rate over the average choice rate, turned into
 //! a share between 0 and 1 that the tree priors use as a win rate.

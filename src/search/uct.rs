@@ -1100,7 +1100,7 @@ impl Worker {
                 // one per thread, reach 2.00 where the shared one has
                 // 1.83: the loss is in sharing, not in this machine. Where
                 // the threads meet in the tree, and what that costs, is in
-                // the README (Benchmarks).
+                // RESEARCH.md (Benchmarks and long runs).
                 for &k in &hits[..found] {
                     let w = weight(k);
                     if w != 0 {

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Adds up the logs of GNU Go blocks (`cargo test --release --test strength
 -- --ignored --nocapture`, its output saved to a file per block) the way the
-README counts them: a draw and an aborted game count as played and not won.
+research notes (docs/RESEARCH.md) count them: a draw and an aborted game count as played and not won.
 
     tests/tools/tally_blocks.py block-*.log
     tests/tools/tally_blocks.py --add 26188 29195 --add 28284 31541 block-*.log
