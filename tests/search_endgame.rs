@@ -45,15 +45,19 @@ fn black_answers_seeded(
     } else {
         game = Game::from_position(game.board().clone(), Color::Black, rules);
     }
-    let mut searcher = Searcher::new(SearchConfig {
+    black_genmove(&mut endgame_searcher(seed), &game)
+}
+
+/// One thread, 2,000 heavy playouts a move, never resigning.
+fn endgame_searcher(seed: u64) -> Searcher {
+    Searcher::new(SearchConfig {
         threads: 1,
         playouts: Some(2000),
         playout: PlayoutKind::Heavy,
         seed,
         resign_threshold: 0.0,
         ..SearchConfig::default()
-    });
-    black_genmove(&mut searcher, &game)
+    })
 }
 
 /// Black's move, as a vertex name, "pass" or "resign".
@@ -267,4 +271,54 @@ fn does_not_resign_a_drawn_game_that_the_search_counts_as_lost() {
     // Komi 6: Black loses by a point and resigns on the third hopeless move.
     let lost = answers_when_one_dame_is_left(6.0);
     assert_eq!(lost, ["C3", "C3", "resign"]);
+}
+
+/// Black's B1-B2 and White's corner group (C1-G1 up to A4-B4) share the
+/// liberties A1 and C2, and White's A2 has A1 and A3: a seki in which
+/// neither side can play, the rest of the board settled (game 21 of seed
+/// 78814 against GNU Go, before move 101). Ended now, the count is W+10
+/// with komi 7 (GNU Go counts W+9), so after White's pass a pass loses.
+/// A playout from the final position, White first, let White connect at
+/// A3, Black sacrifice three stones at C2 and kill the group, and the
+/// search saw Black's pass as won: 0.93, B+17.9.
+const CORNER_SEKI: &str = "
+    X O O O O . O O O
+    X O X O . O O O .
+    X X X O O O O . O
+    X . X X O X O O O
+    X X . X X X X X O
+    O O X X . X X X O
+    . O O O X X . X X
+    O X . O O X X . X
+    . X O O O O O X .";
+
+#[test]
+fn a_pass_that_ends_the_game_is_valued_by_the_count() {
+    let board = Board::from_ascii(CORNER_SEKI).unwrap();
+    let rules = Rules {
+        komi: 7.0,
+        ..Rules::preset("chinese").unwrap()
+    };
+    let mut game = Game::from_position(board, Color::White, rules);
+    game.play(Color::White, Move::Pass).unwrap();
+    for seed in 1..=3 {
+        let outcome = endgame_searcher(seed).genmove(
+            &game,
+            Color::Black,
+            &Limits::default(),
+            &AtomicBool::new(false),
+        );
+        let pass = outcome
+            .snapshot
+            .candidates
+            .iter()
+            .find(|c| c.mv == Move::Pass)
+            .expect("the pass is searched");
+        assert!(pass.visits > 0, "seed {seed}: {pass:?}");
+        assert!(pass.winrate < 0.05, "seed {seed}: {pass:?}");
+        assert!(
+            (pass.score_lead + 10.0).abs() < 0.01,
+            "seed {seed}: {pass:?}"
+        );
+    }
 }

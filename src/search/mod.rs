@@ -7,6 +7,7 @@ pub mod balanced;
 pub mod bench;
 pub mod book;
 pub mod criticality;
+pub mod final_count;
 pub mod gammas;
 pub mod halving;
 pub mod mast;
@@ -228,10 +229,14 @@ impl Searcher {
             time.map(|t| start + t.saturating_sub((t / 20).min(Duration::from_millis(20))));
         let (tree, root, params, scorer) = self.prepare(game, color);
         let shared = Shared::new(&tree, &root, &params, scorer, stop, budget.max(1), deadline)
-            .with_grace(STOP_GRACE_PLAYOUTS, STOP_GRACE_TIME);
+            .with_grace(STOP_GRACE_PLAYOUTS, STOP_GRACE_TIME)
+            .with_final_counts(game, &self.referee);
         uct::search(&shared, self.config.threads, self.seed_for(game, color));
         let playouts = shared.done.load(Ordering::Relaxed);
         let snapshot = snapshot(&tree, &root, &shared, playouts);
+        if let Some(counts) = shared.final_counts.as_ref().filter(|c| c.judged() > 0) {
+            log::debug!("{} positions ended by two passes counted", counts.judged());
+        }
         let decision = self.decide(game, &tree, &root, &params, &snapshot);
         if params.dyn_komi > 0.0 {
             let asked_now = self.dynamic_komi(game, color, &params);
@@ -280,7 +285,8 @@ impl Searcher {
         report: &mut dyn FnMut(&Snapshot),
     ) -> Snapshot {
         let (tree, root, params, scorer) = self.prepare(game, color);
-        let shared = Shared::new(&tree, &root, &params, scorer, stop, u64::MAX, None);
+        let shared = Shared::new(&tree, &root, &params, scorer, stop, u64::MAX, None)
+            .with_final_counts(game, &self.referee);
         let interval = interval.max(Duration::from_millis(10));
         let seed = self.seed_for(game, color);
         let threads = self.config.threads.max(1);

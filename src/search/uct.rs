@@ -4,11 +4,13 @@
 //! the result up, including the AMAF statistics of every sibling.
 
 use super::criticality::{final_owner, LocalCounts, SharedCounts};
+use super::final_count::FinalCounts;
 use super::halving::RootHalving;
 use super::params::Params;
 use super::playout::{decode_move, play_out, PlayoutScratch, WHITE_MOVE};
 use super::policy::{children_with_priors, LadderScratch, Recent};
 use super::pool::{on_threads, worker_seed};
+use super::status::StatusConfig;
 use super::symmetry;
 use super::transpose::{self, Transpositions};
 use super::tree::{NewChild, Node, NodeId, Tree, PASS};
@@ -166,6 +168,10 @@ pub struct Shared<'a> {
     pub halving: Option<RootHalving>,
     /// Shared children of transposed nodes, when on.
     pub transpositions: Option<Transpositions>,
+    /// Where the rules remove dead stones: the counts of the positions
+    /// the tree ends with two passes (see `final_count`). Without them
+    /// such a line is scored by a playout from its final position.
+    pub final_counts: Option<FinalCounts<'a>>,
 }
 
 impl<'a> Shared<'a> {
@@ -203,6 +209,7 @@ impl<'a> Shared<'a> {
                 let by_arena = (tree.capacity() / 16) as u64;
                 Transpositions::new(by_budget.min(by_arena) as usize)
             }),
+            final_counts: None,
         }
     }
 
@@ -210,6 +217,14 @@ impl<'a> Shared<'a> {
     /// whichever comes first.
     pub fn with_grace(mut self, playouts: u64, time: Duration) -> Shared<'a> {
         self.grace = (playouts, time);
+        self
+    }
+
+    /// Scores the lines of the tree that end with two passes by the count
+    /// of their final position, judged from `game` (the root's) as
+    /// `referee` judges a finished game.
+    pub fn with_final_counts(mut self, game: &'a Game, referee: &StatusConfig) -> Shared<'a> {
+        self.final_counts = Some(FinalCounts::new(game, referee));
         self
     }
 
@@ -930,8 +945,17 @@ impl Worker {
                 params.pool_visits,
             );
         }
+        let final_count = (passes >= 2 && !sh.scorer.literal)
+            .then_some(sh.final_counts.as_ref())
+            .flatten()
+            .and_then(|counts| counts.count(&self.board, &self.moves));
         let (black, white) = if passes >= 2 && sh.scorer.literal {
             self.board.area_counts()
+        } else if let Some(count) = &final_count {
+            if !count.dead.is_empty() {
+                self.board = count.board(&self.board);
+            }
+            (count.black, count.white)
         } else {
             let style = params.playout_style_drawn(true, &mut self.rng);
             let r = play_out(
@@ -957,7 +981,12 @@ impl Worker {
         if params.mast > 1 {
             self.scratch.averages.learn(&self.moves, black_half);
         }
-        record_ownership(&self.board, &mut self.ownership);
+        if final_count.is_some() {
+            // Not a playout's filled board: territories are whole regions.
+            record_area_ownership(&self.board, &mut self.ownership);
+        } else {
+            record_ownership(&self.board, &mut self.ownership);
+        }
         if params.crit_weight > 0.0 {
             let decisive = (black_half != 1).then_some(black_half == 2);
             self.crit.record(&self.board, decisive);
@@ -1202,6 +1231,16 @@ fn record_ownership(b: &Board, ownership: &mut [i64]) {
     }
 }
 
+/// [`record_ownership`] for a position that is not played out: each side
+/// owns its stones and the empty regions that reach only its stones.
+fn record_area_ownership(b: &Board, ownership: &mut [i64]) {
+    for (c, sign) in [(Color::Black, 1), (Color::White, -1)] {
+        for p in (*b.stones(c) | b.area_territory(c)).iter() {
+            ownership[p] += sign;
+        }
+    }
+}
+
 /// Expands the root with the moves `game` allows `color` (superko
 /// included), or re-checks the children of a kept root.
 pub fn prepare_root(tree: &Tree, root: &Root, game: &Game, params: &Params) {
@@ -1258,6 +1297,42 @@ mod tests {
     /// 9x9 heavy-playout constants with `knobs` set, as `--tune` sets them.
     fn tuned(knobs: &str) -> Params {
         Params::tuned(9, PlayoutKind::Heavy, &Tuning::parse(knobs).unwrap())
+    }
+
+    #[test]
+    fn a_counted_position_owns_whole_regions_and_no_dame() {
+        // Not a playout's filled board: A5-A1 is a region of five points
+        // that only Black reaches, E5-E1 one that only White reaches, and
+        // C1 touches both.
+        let b = Board::from_ascii(
+            ". X O O .
+             . X X O .
+             . . X O .
+             . X X O .
+             . X . O .",
+        )
+        .unwrap();
+        let len = b.stride() * (b.size() + 2) + 1;
+        let mut by_area = vec![0i64; len];
+        record_area_ownership(&b, &mut by_area);
+        let at = |name: &str| {
+            crate::board::coord::parse_vertex(name, b.size())
+                .unwrap()
+                .unwrap()
+                .0
+        };
+        for black in ["A5", "A3", "B3", "B5", "C2"] {
+            assert_eq!(by_area[at(black)], 1, "{black}");
+        }
+        for white in ["E5", "E3", "D1", "C5"] {
+            assert_eq!(by_area[at(white)], -1, "{white}");
+        }
+        assert_eq!(by_area[at("C1")], 0);
+        // A playout's ownership reads an empty point by its neighbours:
+        // A3, with none, would count for nobody.
+        let mut by_neighbours = vec![0i64; len];
+        record_ownership(&b, &mut by_neighbours);
+        assert_eq!(by_neighbours[at("A3")], 0);
     }
 
     #[test]
