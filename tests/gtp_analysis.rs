@@ -395,3 +395,29 @@ fn gogui_analyze_commands_all_answer_in_their_display_format() {
     assert!(e.ok("ishi-score_estimate").contains("playouts average"));
     assert!(e.ok("ishi-rules").starts_with("chinese"));
 }
+
+/// Root visits of an analysis line: the sum over its moves.
+fn visits_in(line: &str) -> u64 {
+    line.split(" visits ")
+        .skip(1)
+        .filter_map(|rest| rest.split(' ').next()?.parse::<u64>().ok())
+        .sum()
+}
+
+#[test]
+fn genmove_analyze_keeps_to_the_playout_limit() {
+    // Two threads of fast 9x9 playouts: a limit checked only between
+    // reports (every 50 ms) let the streamed part run far past it.
+    let mut e = Engine::start(&["--threads", "2", "--size", "9", "--playouts", "3000"]);
+    e.write("kata-genmove_analyze b 1000");
+    let (lines, _) = e.response(Duration::from_secs(20));
+    assert_eq!(lines[0], "=");
+    let (last, infos) = lines[1..].split_last().expect("a play line");
+    assert!(last.starts_with("play "), "{last}");
+    let streamed = infos.last().map_or(0, |l| visits_in(l));
+    // The streamed part gets four fifths of the limit, the move the rest.
+    assert!(
+        streamed > 0 && streamed <= 2400,
+        "{streamed} visits: {infos:?}"
+    );
+}

@@ -93,6 +93,7 @@ fn analysis_reports_at_intervals_until_stopped() {
             &game,
             Color::Black,
             Duration::from_millis(50),
+            None,
             &stop,
             &mut |snap| reports.push(snap.clone()),
         );

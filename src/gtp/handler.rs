@@ -282,11 +282,8 @@ impl Engine {
         let limits = self.limits(color);
         let (streamed, last) = split_limits(&limits);
         let begun = Instant::now();
-        if let Some(snap) =
-            self.search_streaming(color, Some(streamed), args.interval, stop, &mut report)
-        {
-            report(&snap);
-        }
+        let snap = self.search_streaming(color, Some(streamed), args.interval, stop, &mut report);
+        report(&snap);
         spend(
             &self.time_system,
             &mut self.clocks[color.index()],
@@ -306,7 +303,6 @@ impl Engine {
     fn search_for_display(&mut self, color: Color, stop: &AtomicBool) -> Snapshot {
         let limits = self.limits(color);
         self.search_streaming(color, Some(limits), None, stop, &mut |_| {})
-            .unwrap_or_default()
     }
 
     /// Searches for `color` until `stop`, or the limits when given, calling
@@ -318,16 +314,15 @@ impl Engine {
         interval: Option<Duration>,
         stop: &AtomicBool,
         report: &mut dyn FnMut(&Snapshot),
-    ) -> Option<Snapshot> {
-        // The searcher only watches one flag: this one, raised by the
-        // caller's stop, the deadline or the playout budget.
+    ) -> Snapshot {
+        // The searcher watches one flag: this one, raised by the caller's
+        // stop or the deadline. Its workers count the playout budget.
         let ended = AtomicBool::new(stop.load(SeqCst));
         let start = Instant::now();
         let deadline = limits.and_then(|l| l.time).map(|t| start + t);
         let budget = limits.and_then(|l| l.playouts);
         let tick = interval.map_or(SNAPSHOT_TICK, |i| i.min(SNAPSHOT_TICK));
         let mut next_report = interval.map(|i| start + i);
-        let mut last = None;
         let (game, searcher) = (&self.game, &mut self.searcher);
         std::thread::scope(|s| {
             let ended = &ended;
@@ -339,10 +334,7 @@ impl Engine {
                     std::thread::sleep(WATCH_TICK);
                 }
             });
-            searcher.analyze(game, color, tick, ended, &mut |snap| {
-                if budget.is_some_and(|b| snap.playouts >= b) {
-                    ended.store(true, SeqCst);
-                }
+            let at_end = searcher.analyze(game, color, tick, budget, ended, &mut |snap| {
                 if let (Some(at), Some(every)) = (next_report, interval) {
                     let now = Instant::now();
                     if now >= at {
@@ -350,11 +342,10 @@ impl Engine {
                         next_report = Some(now + every);
                     }
                 }
-                last = Some(snap.clone());
             });
             ended.store(true, SeqCst);
-        });
-        last
+            at_end
+        })
     }
 
     // ---- game setup -------------------------------------------------------

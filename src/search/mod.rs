@@ -261,17 +261,19 @@ impl Searcher {
         SearchOutcome { decision, snapshot }
     }
 
-    /// Searches until `stop`, calling `report` about every `interval`
-    /// (live analysis for `lz-analyze`, `kata-analyze`, ...).
+    /// Searches until `stop`, or until `budget` playouts when given,
+    /// calling `report` about every `interval` (live analysis for
+    /// `lz-analyze`, `kata-analyze`, ...). Returns the state at the end.
     pub fn analyze(
         &mut self,
         game: &Game,
         color: Color,
         interval: Duration,
+        budget: Option<u64>,
         stop: &AtomicBool,
         report: &mut dyn FnMut(&Snapshot),
-    ) {
-        self.search_until_stopped(game, color, interval, stop, report);
+    ) -> Snapshot {
+        self.search_until_stopped(game, color, interval, budget, stop, report)
     }
 
     /// The search behind [`Searcher::analyze`] and [`Searcher::ponder`]:
@@ -281,18 +283,26 @@ impl Searcher {
         game: &Game,
         color: Color,
         interval: Duration,
+        budget: Option<u64>,
         stop: &AtomicBool,
         report: &mut dyn FnMut(&Snapshot),
     ) -> Snapshot {
         let (tree, root, params, scorer) = self.prepare(game, color);
-        let shared = Shared::new(&tree, &root, &params, scorer, stop, u64::MAX, None)
+        // The workers count the budget themselves: a watcher checking it
+        // between reports would let fast playouts run far past it.
+        let budget = budget.unwrap_or(u64::MAX).max(1);
+        let shared = Shared::new(&tree, &root, &params, scorer, stop, budget, None)
             .with_final_counts(game, &self.referee);
         let interval = interval.max(Duration::from_millis(10));
         let seed = self.seed_for(game, color);
         let threads = self.config.threads.max(1);
         std::thread::scope(|s| {
             let shared = &shared;
-            s.spawn(move || uct::search(shared, threads, seed));
+            s.spawn(move || {
+                uct::search(shared, threads, seed);
+                // Spent its budget, or decided: the reports end too.
+                shared.halt.store(true, Ordering::Relaxed);
+            });
             let mut next_report = Instant::now() + interval;
             while !stop.load(Ordering::Relaxed) && !shared.halt.load(Ordering::Relaxed) {
                 std::thread::sleep(Duration::from_millis(5).min(interval));
@@ -320,7 +330,14 @@ impl Searcher {
     /// The controller raises `stop` as soon as its next command arrives.
     /// Returns what the search saw when stopped.
     pub fn ponder(&mut self, game: &Game, color: Color, stop: &AtomicBool) -> Snapshot {
-        self.search_until_stopped(game, color, Duration::from_secs(3600), stop, &mut |_| {})
+        self.search_until_stopped(
+            game,
+            color,
+            Duration::from_secs(3600),
+            None,
+            stop,
+            &mut |_| {},
+        )
     }
 
     /// Forgets the kept tree (new game, rules change).
