@@ -19,13 +19,20 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Mutex;
 
-/// Positions judged at most per search: each judgement costs some of the
-/// referee's playouts, and a search deep in the endgame can reach many
-/// positions ended by two passes.
+/// Positions judged at most per search on 9x9 and smaller boards: each
+/// judgement costs some of the referee's playouts, and a search deep in
+/// the endgame can reach many positions ended by two passes. Larger
+/// boards judge fewer, with fewer playouts each (see [`FinalCounts::new`]).
 pub const MAX_JUDGEMENTS: u32 = 8;
 
-/// Ownership playouts per judgement, a quarter of `final_score`'s default.
+/// Ownership playouts per judgement on 9x9 and smaller boards, a quarter
+/// of `final_score`'s default.
 pub const JUDGEMENT_PLAYOUTS: u32 = 500;
+
+/// The fewest judgements a search may make, and the fewest playouts one
+/// may take, on any board.
+const LEAST_JUDGEMENTS: u32 = 2;
+const LEAST_PLAYOUTS: u32 = 100;
 
 /// A position the tree ended with two passes, counted.
 #[derive(Clone, Copy, Debug)]
@@ -53,21 +60,32 @@ pub struct FinalCounts<'a> {
     config: StatusConfig,
     counted: Mutex<HashMap<u64, FinalCount>>,
     judged: AtomicU32,
+    /// Judgements this search may make.
+    limit: u32,
 }
 
 impl<'a> FinalCounts<'a> {
     /// Counts for a search from `game`, judged like `referee` but on one
-    /// thread (the search's workers call it) and with fewer playouts.
+    /// thread (the search's workers call it) and with fewer playouts. On a
+    /// board larger than 9x9 a playout is longer and a search takes more
+    /// of them, so both the judgements and their playouts shrink with the
+    /// area (19x19: 2 of 112 playouts, about 25 ms each, where a
+    /// 10,000-playout search takes seconds).
     pub fn new(game: &'a Game, referee: &StatusConfig) -> FinalCounts<'a> {
+        let area = (game.size() * game.size()).max(1) as u32;
+        let by_area = |at_9x9: u32, least: u32| (at_9x9 * 81 / area).clamp(least, at_9x9);
         FinalCounts {
             game,
             config: StatusConfig {
-                playouts: referee.playouts.min(JUDGEMENT_PLAYOUTS),
+                playouts: referee
+                    .playouts
+                    .min(by_area(JUDGEMENT_PLAYOUTS, LEAST_PLAYOUTS)),
                 threads: 1,
                 seed: referee.seed,
             },
             counted: Mutex::new(HashMap::new()),
             judged: AtomicU32::new(0),
+            limit: by_area(MAX_JUDGEMENTS, LEAST_JUDGEMENTS),
         }
     }
 
@@ -80,7 +98,7 @@ impl<'a> FinalCounts<'a> {
         if let Some(known) = self.lock().get(&key) {
             return Some(*known);
         }
-        if self.judged.fetch_add(1, Ordering::Relaxed) >= MAX_JUDGEMENTS {
+        if self.judged.fetch_add(1, Ordering::Relaxed) >= self.limit {
             self.judged.fetch_sub(1, Ordering::Relaxed);
             return None;
         }
@@ -98,7 +116,7 @@ impl<'a> FinalCounts<'a> {
 
     /// Positions judged so far.
     pub fn judged(&self) -> u32 {
-        self.judged.load(Ordering::Relaxed).min(MAX_JUDGEMENTS)
+        self.judged.load(Ordering::Relaxed).min(self.limit)
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, FinalCount>> {
@@ -161,6 +179,20 @@ mod tests {
         // White the C, D and E lines.
         assert_eq!((count.black, count.white), (10, 15));
         assert_eq!(count.board(game.board()).color_at(a3), None);
+    }
+
+    #[test]
+    fn larger_boards_judge_fewer_positions_with_fewer_playouts() {
+        let referee = StatusConfig::default();
+        let of = |size| {
+            let game = Game::new(size, Rules::default()).expect("size");
+            let counts = FinalCounts::new(&game, &referee);
+            (counts.limit, counts.config.playouts)
+        };
+        assert_eq!(of(5), (MAX_JUDGEMENTS, JUDGEMENT_PLAYOUTS));
+        assert_eq!(of(9), (MAX_JUDGEMENTS, JUDGEMENT_PLAYOUTS));
+        assert_eq!(of(13), (3, 239));
+        assert_eq!(of(19), (LEAST_JUDGEMENTS, 112));
     }
 
     #[test]
