@@ -306,7 +306,7 @@ impl Engine {
     }
 
     /// Searches for `color` until `stop`, or the limits when given, calling
-    /// `report` every `interval`; returns the last snapshot taken.
+    /// `report` every `interval`; returns the search's state at its end.
     fn search_streaming(
         &mut self,
         color: Color,

@@ -13,6 +13,7 @@
 //! it is scored by that count.
 
 use super::status::{self, StatusConfig};
+use super::tree::PASS;
 use crate::board::{Bitboard, Board, Move, Point};
 use crate::game::Game;
 use std::collections::HashMap;
@@ -129,7 +130,7 @@ impl<'a> FinalCounts<'a> {
         let mut game = self.game.clone();
         for &m in moves {
             let (p, color) = super::playout::decode_move(m);
-            let mv = if p == 0 {
+            let mv = if p == usize::from(PASS) {
                 Move::Pass
             } else {
                 Move::Place(Point(p))
