@@ -10,9 +10,12 @@ passes, the first engine taking Black in game 1).
 
 `{seed}` in a command line becomes the game's seed (--seed plus the game's
 number from 0), so a game can be replayed. Prints each result, then the
-first engine's wins with a 95% Wilson interval.
+first engine's wins with a 95% Wilson interval. With `--deadline HH:MM`
+no new game starts after that time of day (the game under way finishes),
+so a bounded run loses no game half played.
 """
 import argparse
+import datetime
 import os
 import shlex
 
@@ -75,9 +78,17 @@ def main():
     parser.add_argument("--size", type=int, default=9)
     parser.add_argument("--komi", type=float, default=7)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--deadline", help="HH:MM: no new game after this time of day")
     args = parser.parse_args()
+    deadline = None
+    if args.deadline:
+        hour, minute = (int(x) for x in args.deadline.split(":"))
+        deadline = datetime.datetime.now().replace(hour=hour, minute=minute, second=0)
     wins = played = 0
     for number in range(args.games):
+        if deadline and datetime.datetime.now() >= deadline:
+            print(f"deadline {args.deadline}: no game {number + 1}", flush=True)
+            break
         try:
             first_colour, winner, result = play(args, number)
         except RuntimeError as e:
