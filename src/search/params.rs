@@ -25,7 +25,10 @@ pub struct Params {
     /// that search's 89.48% (z = 1.05), and 1,145 of 1,263 more (90.66%):
     /// together z = 1.44, short of the second look's 1.96. It searches at
     /// 0.89-0.94 of the default's rate, 0.944 with the cheaper priors of
-    /// a279d19 (RESEARCH.md, Self-play as a screen).
+    /// a279d19 (RESEARCH.md, Self-play as a screen). At equal CPU work (2
+    /// at 5,000 playouts against 4 at 5,440) it won 484 of 1,000 self-play
+    /// games (48.4%): no better at equal time (RESEARCH.md, Expanding
+    /// sooner, at equal work).
     pub expand_at: u32,
     /// RAVE weight falls to one half after about this many visits. 3,000:
     /// in self-play against it at 5,000 playouts (9x9, komi 7.5, book off)
