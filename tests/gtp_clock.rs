@@ -137,7 +137,18 @@ fn kgs_byo_yomi_periods_are_never_lost() {
 
 #[test]
 fn cputime_counts_processor_time_not_wall_time() {
-    let mut e = Engine::ishi(&["--threads", "1", "--size", "19", "--time", "0.6"]);
+    // A fixed amount of work, not a time: on a loaded machine a search of
+    // 0.6 s of wall time may get only a sliver of a core.
+    let mut e = Engine::ishi(&[
+        "--threads",
+        "1",
+        "--size",
+        "19",
+        "--playouts",
+        "3000",
+        "--tune",
+        "early_stop=0",
+    ]);
     let cpu = |e: &mut Engine| -> f64 { e.ok("cputime").parse().expect("seconds") };
     let start = cpu(&mut e);
     std::thread::sleep(Duration::from_millis(600));
@@ -146,6 +157,9 @@ fn cputime_counts_processor_time_not_wall_time() {
     let before = cpu(&mut e);
     e.ok("genmove b");
     let thinking = cpu(&mut e) - before;
-    println!("idle 0.6s: {idle:.3} CPU s; genmove of 0.6s: {thinking:.3} CPU s");
-    assert!(thinking > 0.1, "a search of 0.6s used {thinking}s of CPU");
+    println!("idle 0.6s: {idle:.3} CPU s; genmove of 3,000 playouts: {thinking:.3} CPU s");
+    assert!(
+        thinking > 0.1,
+        "a search of 3,000 playouts used {thinking}s of CPU"
+    );
 }
