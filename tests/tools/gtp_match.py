@@ -83,7 +83,12 @@ def main():
     deadline = None
     if args.deadline:
         hour, minute = (int(x) for x in args.deadline.split(":"))
-        deadline = datetime.datetime.now().replace(hour=hour, minute=minute, second=0)
+        now = datetime.datetime.now()
+        deadline = now.replace(hour=hour, minute=minute, second=0, microsecond=0)
+        if deadline <= now:
+            # A time of day already past means that time tomorrow (a run
+            # started before midnight), not a run of no games.
+            deadline += datetime.timedelta(days=1)
     wins = played = 0
     for number in range(args.games):
         if deadline and datetime.datetime.now() >= deadline:
