@@ -502,6 +502,16 @@ impl Board {
         self.chain_len[self.head[p.0] as usize] as u32
     }
 
+    /// True when the stone at `p` or a chain next to it has exactly one
+    /// liberty: after a move at `p`, it put something in atari or itself.
+    pub fn atari_at_or_beside(&self, p: Point) -> bool {
+        self.color_at(p).is_some() && self.in_atari(p)
+            || self
+                .neighbours(p)
+                .into_iter()
+                .any(|q| self.color_at(Point(q)).is_some() && self.in_atari(Point(q)))
+    }
+
     /// True when the chain of the stone at `p` has exactly one liberty.
     #[inline]
     pub fn in_atari(&self, p: Point) -> bool {
@@ -1247,5 +1257,53 @@ mod tests {
         after.place(Color::Black, p, false).unwrap();
         assert_eq!(pred.hash_after, after.hash());
         assert_eq!(pred.captures, 1);
+    }
+
+    #[test]
+    fn a_chain_left_in_atari_is_seen_from_the_point_of_the_move() {
+        // Black C3 has just put White's C2 in atari.
+        let b = Board::from_ascii(
+            "
+            . . . . .
+            . . . . .
+            . . X . .
+            . X O X .
+            . . . . .",
+        )
+        .unwrap();
+        assert!(b.atari_at_or_beside(at(&b, "C3")));
+        assert!(
+            b.atari_at_or_beside(at(&b, "C1")),
+            "the empty liberty touches it too"
+        );
+        assert!(b.atari_at_or_beside(at(&b, "B2")), "B2 touches White's C2");
+        assert!(
+            !b.atari_at_or_beside(at(&b, "B3")),
+            "B3 touches no chain in atari"
+        );
+        assert!(!b.atari_at_or_beside(at(&b, "E5")));
+        // White A1 has put itself in atari: only A2 is left.
+        let b = Board::from_ascii(
+            "
+            . . . . .
+            . . . . .
+            . . . . .
+            . . . . .
+            O X . . .",
+        )
+        .unwrap();
+        assert!(b.atari_at_or_beside(at(&b, "A1")));
+        // Two liberties for every chain: nothing in atari.
+        let b = Board::from_ascii(
+            "
+            . . . . .
+            . . . . .
+            . . . . .
+            . X O . .
+            . . . . .",
+        )
+        .unwrap();
+        assert!(!b.atari_at_or_beside(at(&b, "C2")));
+        assert!(!b.atari_at_or_beside(at(&b, "B2")));
     }
 }

@@ -868,8 +868,14 @@ impl Worker {
                 // at once (2 x 20 > expand_at + 20) it expands before its
                 // real visits reach expand_at, as the two-thread matches
                 // at virtual loss 20 were played.
+                let board = &self.board;
                 let ripe = node == tree.root()
-                    || n.visits() >= params.expand_at.saturating_add(params.virtual_loss);
+                    || n.visits()
+                        >= params
+                            .expansion_visits(|| {
+                                recent.last.is_some_and(|p| board.atari_at_or_beside(p))
+                            })
+                            .saturating_add(params.virtual_loss);
                 if !ripe || tree.is_full() || !n.try_begin_expansion() {
                     break;
                 }
