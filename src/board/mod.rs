@@ -505,11 +505,9 @@ impl Board {
     /// True when the stone at `p` or a chain next to it has exactly one
     /// liberty: after a move at `p`, it put something in atari or itself.
     pub fn atari_at_or_beside(&self, p: Point) -> bool {
-        self.color_at(p).is_some() && self.in_atari(p)
-            || self
-                .neighbours(p)
-                .into_iter()
-                .any(|q| self.color_at(Point(q)).is_some() && self.in_atari(Point(q)))
+        std::iter::once(p.0)
+            .chain(self.neighbours(p))
+            .any(|q| self.color_at(Point(q)).is_some() && self.in_atari(Point(q)))
     }
 
     /// True when the chain of the stone at `p` has exactly one liberty.

@@ -205,10 +205,7 @@ impl<'a> Shared<'a> {
             transpositions: params.transpose.then(|| {
                 // A search on the clock has no budget: the arena bounds it,
                 // an expansion taking a block of at least a few children.
-                let fewest_visits = match params.expand_tactical {
-                    0 => params.expand_at,
-                    tactical => params.expand_at.min(tactical),
-                };
+                let fewest_visits = params.expansion_visits(|| true).min(params.expand_at);
                 let by_budget = budget / u64::from(fewest_visits.max(1)) + 1;
                 let by_arena = (tree.capacity() / 16) as u64;
                 Transpositions::new(by_budget.min(by_arena) as usize)
