@@ -85,11 +85,30 @@ const SAFETY: f64 = 0.85;
 const LAG: f64 = 0.3;
 /// Never think for less than this.
 const MINIMUM: f64 = 0.05;
+/// Below this many seconds of main time, the floor of [`moves_left`] rises
+/// toward 20 moves: twice the lag and the shortest think of 20 moves.
+const LOW_CLOCK: f64 = 2.0 * 20.0 * (LAG + MINIMUM);
 
-/// How many more moves of ours the main time has to last.
-fn moves_left(board_area: usize, plies: usize) -> f64 {
+/// How many more moves of ours the main time (`seconds` left) has to
+/// last: those of a game of 0.8 × the board's area in plies, and never
+/// fewer than [`fewest_moves_left`].
+fn moves_left(board_area: usize, plies: usize, seconds: f64) -> f64 {
     let expected_plies = board_area as f64 * 0.8;
-    ((expected_plies - plies as f64) / 2.0).max(20.0)
+    ((expected_plies - plies as f64) / 2.0).max(fewest_moves_left(board_area, seconds))
+}
+
+/// The floor of [`moves_left`]: 20 moves on boards of 200 points and up.
+/// On smaller boards 20 is more than a game has left once past its middle
+/// (on 9x9, 12 plies on average at ply 60, over 1,200 games against GNU
+/// Go), and with it a game of median length ended with a quarter of a
+/// sudden-death clock unused. There the floor is a tenth of the area
+/// (9x9: 8, 13x13: 16) while the clock is ample, and rises back to 20 as
+/// it runs low (below [`LOW_CLOCK`]), so that a game far longer than
+/// expected still has time for its last moves.
+fn fewest_moves_left(board_area: usize, seconds: f64) -> f64 {
+    let ample = (board_area / 10).min(20) as f64;
+    let low = (LOW_CLOCK / seconds.max(f64::MIN_POSITIVE)).min(1.0);
+    ample + (20.0 - ample) * low
 }
 
 /// The time one move may take under `system` with `clock` left for the
@@ -100,7 +119,7 @@ pub fn move_budget(
     board_area: usize,
     plies: usize,
 ) -> Option<Duration> {
-    let share_of_main = clock.seconds / moves_left(board_area, plies);
+    let share_of_main = clock.seconds / moves_left(board_area, plies, clock.seconds);
     let seconds = match *system {
         TimeSystem::None => return None,
         TimeSystem::Absolute { .. } => share_of_main - LAG,
@@ -194,7 +213,7 @@ mod tests {
         // 19x19: about 144 moves of ours expected at the start.
         let early = secs(move_budget(&system, &clock, 361, 0));
         assert!((3.0..5.0).contains(&early), "{early}");
-        // Late in the game at least 20 moves are still assumed.
+        // Late in a 19x19 game at least 20 moves are still assumed.
         let late = Remaining {
             seconds: 20.0,
             stones: 0,
@@ -207,6 +226,43 @@ mod tests {
             stones: 0,
         };
         assert_eq!(secs(move_budget(&system, &flag, 81, 10)), MINIMUM);
+    }
+
+    #[test]
+    fn a_small_board_spends_its_clock_on_the_moves_a_game_has() {
+        // 9x9, 5 minutes sudden death. Half of ishi's games against GNU Go
+        // end by ply 63, nine in ten by ply 80; one in a hundred goes past 93.
+        let system = TimeSystem::Absolute { main: 300.0 };
+        let spent = |plies| -> f64 {
+            whole_game(system, 81, plies, 0.0)
+                .unwrap_or_else(|ply| panic!("out of time at ply {ply}"))
+                .iter()
+                .sum()
+        };
+        assert!(spent(63) > 0.85 * 300.0, "median game: {}", spent(63));
+        assert!(spent(80) > 0.9 * 300.0, "long game: {}", spent(80));
+        // A very long game still thinks at every move, and within the
+        // clock, with a quarter of a second lost to the controller at each.
+        for (main, plies) in [(300.0, 150), (60.0, 120)] {
+            let system = TimeSystem::Absolute { main };
+            let used = whole_game(system, 81, plies, 0.25)
+                .unwrap_or_else(|ply| panic!("{main} s: out of time at ply {ply}"));
+            assert!(used.iter().all(|&t| t >= MINIMUM));
+        }
+        // The middle of the game gets as much as the opening.
+        let opening = secs(move_budget(&system, &system.start(), 81, 0));
+        let used = whole_game(system, 81, 63, 0.0).expect("never out of time");
+        assert!(used[20] > 0.95 * opening, "ply 40: {} s", used[20]);
+        // The opening thinks as long as with a floor of 20.
+        assert!((opening - (300.0 / 32.4 - LAG)).abs() < 1e-9, "{opening}");
+        // Big boards keep a floor of 20 of their own moves; small ones
+        // return to it as the clock runs low.
+        assert_eq!(fewest_moves_left(361, 600.0), 20.0);
+        assert_eq!(fewest_moves_left(361, 1.0), 20.0);
+        assert!((fewest_moves_left(81, 1000.0) - 8.0).abs() < 0.2);
+        assert!((fewest_moves_left(169, 1000.0) - 16.0).abs() < 0.1);
+        assert_eq!(fewest_moves_left(81, LOW_CLOCK), 20.0);
+        assert_eq!(fewest_moves_left(81, 0.0), 20.0);
     }
 
     #[test]

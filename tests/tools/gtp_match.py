@@ -13,11 +13,19 @@ number from 0), so a game can be replayed. Prints each result, then the
 first engine's wins with a 95% Wilson interval. With `--deadline HH:MM`
 no new game starts after that time of day (the game under way finishes),
 so a bounded run loses no game half played.
+
+With `--time S` each engine plays on a sudden-death clock of S seconds
+(`time_settings S 0 0`, then `time_left` before each of its moves, whole
+seconds rounded down); the clock is the wall time of its `genmove`
+answers, and an engine whose clock runs out loses the game ("B+Time").
+Each game's line then gives the seconds each engine used, and the end
+the mean over all games.
 """
 import argparse
 import datetime
 import os
 import shlex
+import time
 
 from gtp_client import Gtp
 from intervals import wilson_interval
@@ -47,27 +55,43 @@ def play(args, number):
             e.cmd(f"boardsize {args.size}")
             e.cmd("clear_board")
             e.cmd(f"komi {args.komi}")
+        if args.time:
+            for e in (first, second):
+                e.cmd(f"time_settings {args.time} 0 0")
         # The first engine takes Black in even-numbered games (from 0).
         black, white = (first, second) if number % 2 == 0 else (second, first)
         first_colour = "B" if number % 2 == 0 else "W"
+        clock = {"B": float(args.time or 0), "W": float(args.time or 0)}
         passes, moves, colour = 0, 0, "B"
         while passes < 2 and moves < 3 * args.size * args.size:
             mover = black if colour == "B" else white
             other = white if colour == "B" else black
+            winner = "W" if colour == "B" else "B"
+            if args.time:
+                mover.cmd(f"time_left {colour} {max(int(clock[colour]), 0)} 0")
+            started = time.monotonic()
             move = mover.cmd(f"genmove {colour}")
+            clock[colour] -= time.monotonic() - started
+            if args.time and clock[colour] < 0:
+                return first_colour, winner, f"{winner}+Time", used(args, clock)
             if move.lower() == "resign":
-                winner = "W" if colour == "B" else "B"
-                return first_colour, winner, f"{winner}+Resign"
+                return first_colour, winner, f"{winner}+Resign", used(args, clock)
             other.cmd(f"play {colour} {move}")
             referee.cmd(f"play {colour} {move}")
             passes = passes + 1 if move.lower() == "pass" else 0
             moves += 1
             colour = "W" if colour == "B" else "B"
         score = referee.cmd("final_score")
-        return first_colour, score[:1] if score[:1] in "BW" else None, score
+        winner = score[:1] if score[:1] in "BW" else None
+        return first_colour, winner, score, used(args, clock)
     finally:
         for e in engines:
             e.close()
+
+
+def used(args, clock):
+    """Seconds each colour's clock has run, by colour."""
+    return {c: args.time - left for c, left in clock.items()} if args.time else None
 
 
 def main():
@@ -79,6 +103,7 @@ def main():
     parser.add_argument("--komi", type=float, default=7)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--deadline", help="HH:MM: no new game after this time of day")
+    parser.add_argument("--time", type=float, help="sudden-death seconds for each engine")
     args = parser.parse_args()
     deadline = None
     if args.deadline:
@@ -90,24 +115,35 @@ def main():
             # started before midnight), not a run of no games.
             deadline += datetime.timedelta(days=1)
     wins = played = 0
+    seconds = {"first": 0.0, "second": 0.0}
     for number in range(args.games):
         if deadline and datetime.datetime.now() >= deadline:
             print(f"deadline {args.deadline}: no game {number + 1}", flush=True)
             break
         try:
-            first_colour, winner, result = play(args, number)
+            first_colour, winner, result, clock_used = play(args, number)
         except RuntimeError as e:
             print(f"game {number + 1:3}: aborted: {e}", flush=True)
             continue
         played += 1
         won = winner == first_colour
         wins += won
+        times = ""
+        if clock_used:
+            second_colour = "W" if first_colour == "B" else "B"
+            seconds["first"] += clock_used[first_colour]
+            seconds["second"] += clock_used[second_colour]
+            times = (f" (seconds used: first {clock_used[first_colour]:.1f}, "
+                     f"second {clock_used[second_colour]:.1f})")
         print(f"game {number + 1:3}: first engine {first_colour} {result} -> "
-              f"{'win' if won else 'loss'}", flush=True)
+              f"{'win' if won else 'loss'}{times}", flush=True)
     if played:
         lo, hi = wilson_interval(wins, played)
         print(f"first engine won {wins}/{played} = {100 * wins / played:.1f}% "
               f"(95% Wilson interval {100 * lo:.1f}%..{100 * hi:.1f}%)")
+        if args.time:
+            print(f"mean seconds used a game: first {seconds['first'] / played:.1f}, "
+                  f"second {seconds['second'] / played:.1f} of {args.time:g}")
 
 
 if __name__ == "__main__":
