@@ -110,6 +110,7 @@ fn search(game: &Game, playouts: u64) -> Found {
     let limits = Limits {
         playouts: Some(playouts),
         time: None,
+        unsettled_time: None,
     };
     let stop = AtomicBool::new(false);
     let outcome = searcher.genmove(game, game.to_move(), &limits, &stop);

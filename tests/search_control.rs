@@ -40,6 +40,7 @@ fn a_raised_stop_flag_ends_the_search_after_a_short_look() {
         &Limits {
             playouts: Some(1_000_000),
             time: None,
+            unsettled_time: None,
         },
         &stop,
     );
@@ -71,6 +72,7 @@ fn a_time_limit_ends_the_search() {
         &Limits {
             playouts: None,
             time: Some(Duration::from_millis(300)),
+            unsettled_time: None,
         },
         &AtomicBool::new(false),
     );
@@ -143,6 +145,7 @@ fn search_on_after_the_expected_reply(tuning: &str) -> (Searcher, u64, u64) {
 const SHORT: Limits = Limits {
     playouts: Some(200),
     time: None,
+    unsettled_time: None,
 };
 
 #[test]
@@ -205,6 +208,7 @@ fn the_kept_tree_still_knows_the_score() {
     let limits = Limits {
         playouts: Some(1),
         time: None,
+        unsettled_time: None,
     };
     let second = searcher.genmove(&game, Color::Black, &limits, &stop);
     let kept = &second.snapshot.candidates[0];
@@ -308,6 +312,7 @@ fn pondering_on_the_opponents_time_feeds_the_next_search() {
         &Limits {
             playouts: Some(100),
             time: None,
+            unsettled_time: None,
         },
         &AtomicBool::new(false),
     );
@@ -326,6 +331,7 @@ fn genmove_tuned(game: &Game, tuning: &str, playouts: u64) -> SearchOutcome {
     let limits = Limits {
         playouts: Some(playouts),
         time: None,
+        unsettled_time: None,
     };
     searcher.genmove(game, Color::Black, &limits, &AtomicBool::new(false))
 }

@@ -142,6 +142,26 @@ pub fn move_budget(
     Some(Duration::from_secs_f64(seconds.max(MINIMUM)))
 }
 
+/// How much longer than its budget a move may take when its search has
+/// not settled (see [`unsettled_budget`]).
+const UNSETTLED_FACTOR: f64 = 1.5;
+
+/// How long a move whose search has not settled by `budget` may take in
+/// all: half as long again, where main time has that to spare (a quarter
+/// of it at most); none in overtime, whose periods the budget already
+/// fills, and none without a clock.
+pub fn unsettled_budget(
+    system: &TimeSystem,
+    clock: &Remaining,
+    budget: Duration,
+) -> Option<Duration> {
+    if matches!(system, TimeSystem::None) || clock.stones > 0 {
+        return None;
+    }
+    let longer = budget.mul_f64(UNSETTLED_FACTOR);
+    (longer.as_secs_f64() + LAG <= clock.seconds / 4.0).then_some(longer)
+}
+
 /// Our own bookkeeping after a move took `elapsed` seconds, for controllers
 /// that do not send `time_left` before every move.
 pub fn spend(system: &TimeSystem, clock: &mut Remaining, elapsed: f64) {
@@ -263,6 +283,50 @@ mod tests {
         assert!((fewest_moves_left(169, 1000.0) - 16.0).abs() < 0.1);
         assert_eq!(fewest_moves_left(81, LOW_CLOCK), 20.0);
         assert_eq!(fewest_moves_left(81, 0.0), 20.0);
+    }
+
+    #[test]
+    fn an_unsettled_search_may_go_on_only_where_main_time_has_time_to_spare() {
+        let budget = Duration::from_secs(2);
+        let longer =
+            |system: TimeSystem, clock: Remaining| unsettled_budget(&system, &clock, budget);
+        let main = |seconds| Remaining { seconds, stones: 0 };
+        let absolute = TimeSystem::Absolute { main: 300.0 };
+        assert_eq!(longer(absolute, main(100.0)), Some(Duration::from_secs(3)));
+        // Three seconds and the lag would be more than a quarter of 12.
+        assert_eq!(longer(absolute, main(12.0)), None);
+        assert_eq!(longer(TimeSystem::None, main(100.0)), None);
+        let byo_yomi = TimeSystem::Byoyomi {
+            main: 60.0,
+            period: 10.0,
+            periods: 3,
+        };
+        assert_eq!(longer(byo_yomi, main(60.0)), Some(Duration::from_secs(3)));
+        let in_a_period = Remaining {
+            seconds: 10.0,
+            stones: 3,
+        };
+        assert_eq!(longer(byo_yomi, in_a_period), None);
+        let canadian = TimeSystem::from_gtp(60.0, 100.0, 10);
+        assert_eq!(
+            longer(
+                canadian,
+                Remaining {
+                    seconds: 100.0,
+                    stones: 5
+                }
+            ),
+            None
+        );
+        // Every budget a sudden-death clock gives leaves room to go on.
+        for (seconds, plies) in [(300.0, 0), (300.0, 60), (30.0, 40), (14.0, 80)] {
+            let clock = main(seconds);
+            let budget = move_budget(&absolute, &clock, 81, plies).unwrap();
+            assert!(
+                unsettled_budget(&absolute, &clock, budget).is_some(),
+                "{seconds} s"
+            );
+        }
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! A failing command leaves the state exactly as it was.
 
 use super::analysis::{self, AnalyzeArgs};
-use super::clock::{move_budget, spend, Remaining, TimeSystem};
+use super::clock::{move_budget, spend, unsettled_budget, Remaining, TimeSystem};
 use super::command::{Command, GenmoveKind, StoneStatus, Vertex};
 use super::table;
 use crate::board::coord::{move_name, vertex_name};
@@ -38,6 +38,7 @@ fn split_limits(limits: &Limits) -> (Limits, Limits) {
             .playouts
             .map(|p| (p as f64 * (1.0 - FINAL_SHARE)) as u64),
         time: limits.time.map(|t| t.mul_f64(1.0 - FINAL_SHARE)),
+        unsettled_time: None,
     };
     let last = Limits {
         playouts: limits
@@ -48,6 +49,7 @@ fn split_limits(limits: &Limits) -> (Limits, Limits) {
             .time
             .zip(streamed.time)
             .map(|(all, first)| all.saturating_sub(first)),
+        unsettled_time: None,
     };
     (streamed, last)
 }
@@ -437,13 +439,16 @@ impl Engine {
             Some(time) => Limits {
                 playouts: config.playouts,
                 time: Some(time),
+                unsettled_time: unsettled_budget(&self.time_system, clock, time),
             },
+            // A time per move asked for on the command line is kept to.
             None => Limits {
                 playouts: config.playouts,
                 time: config.time_per_move.or(match config.playouts {
                     None => Some(DEFAULT_TIME_PER_MOVE),
                     Some(_) => None,
                 }),
+                unsettled_time: None,
             },
         }
     }
@@ -1087,6 +1092,13 @@ mod tests {
         );
         let t = e.limits(Color::Black).time.unwrap().as_secs_f64();
         assert!(t < 4.0 && t > 2.0, "{t}");
+        // Canadian overtime: its stones share the period, no more.
+        assert_eq!(e.limits(Color::Black).unsettled_time, None);
+        // Sudden death: an unsettled search may go on for half again.
+        ok(&mut e, "time_settings 600 0 0");
+        let limits = e.limits(Color::Black);
+        let budget = limits.time.unwrap();
+        assert_eq!(limits.unsettled_time, Some(budget.mul_f64(1.5)));
         ok(&mut e, "kgs-time_settings none");
         assert_eq!(e.limits(Color::Black).time, None, "--playouts alone limits");
         fails_unchanged(&mut e, "time_left b -1 0", "syntax error");

@@ -84,6 +84,11 @@ impl Default for SearchConfig {
 pub struct Limits {
     pub playouts: Option<u64>,
     pub time: Option<Duration>,
+    /// How long the move may take in all when its search has not settled
+    /// by `time`: the most visited move is not the one whose playouts won
+    /// most, and more time may change the choice. A clock with time to
+    /// spare allows it; `None` stops at `time`.
+    pub unsettled_time: Option<Duration>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -225,10 +230,13 @@ impl Searcher {
         let time = limits.time.or(self.config.time_per_move);
         let start = Instant::now();
         // Leave a little for spawning, joining and answering.
-        let deadline =
-            time.map(|t| start + t.saturating_sub((t / 20).min(Duration::from_millis(20))));
+        let ending =
+            |t: Duration| start + t.saturating_sub((t / 20).min(Duration::from_millis(20)));
+        let deadline = time.map(ending);
+        let unsettled_deadline = limits.unsettled_time.filter(|_| time.is_some()).map(ending);
         let (tree, root, params, scorer) = self.prepare(game, color);
         let shared = Shared::new(&tree, &root, &params, scorer, stop, budget.max(1), deadline)
+            .with_unsettled_deadline(unsettled_deadline)
             .with_grace(STOP_GRACE_PLAYOUTS, STOP_GRACE_TIME)
             .with_final_counts(game, &self.referee);
         uct::search(&shared, self.config.threads, self.seed_for(game, color));

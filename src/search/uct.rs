@@ -154,6 +154,9 @@ pub struct Shared<'a> {
     /// New playouts this search may run.
     pub budget: u64,
     pub deadline: Option<Instant>,
+    /// Past `deadline`, the search goes on until this while the root has
+    /// not settled (see [`root_unsettled`]).
+    pub unsettled_deadline: Option<Instant>,
     pub start: Instant,
     /// Per point index: playouts won by Black minus playouts won by White
     /// of that point's final owner.
@@ -196,6 +199,7 @@ impl<'a> Shared<'a> {
             done: AtomicU64::new(0),
             budget,
             deadline,
+            unsettled_deadline: None,
             start: Instant::now(),
             ownership: (0..len).map(|_| AtomicI64::new(0)).collect(),
             ownership_samples: AtomicU64::new(0),
@@ -212,6 +216,13 @@ impl<'a> Shared<'a> {
             }),
             final_counts: None,
         }
+    }
+
+    /// Lets a search that has not settled by its deadline go on until
+    /// `deadline` (see [`root_unsettled`]).
+    pub fn with_unsettled_deadline(mut self, deadline: Option<Instant>) -> Shared<'a> {
+        self.unsettled_deadline = deadline;
+        self
     }
 
     /// Lets `stop` end the search only after `playouts` or `time`,
@@ -240,16 +251,22 @@ impl<'a> Shared<'a> {
     /// time is up.
     fn should_halt(&self, done: u64) -> bool {
         let now = Instant::now();
-        if self.deadline.is_some_and(|d| now >= d) {
-            return true;
-        }
+        // Past the deadline the time limit is the later one, while the
+        // root is still unsettled.
+        let deadline = match self.deadline {
+            Some(d) if now >= d => match self.unsettled_deadline {
+                Some(later) if now < later && root_unsettled(self.tree) => Some(later),
+                _ => return true,
+            },
+            d => d,
+        };
         // Halving spends the budget on a schedule and plays its last
         // survivor, not the most visited move.
         if !self.params.early_stop || self.halving.is_some() {
             return false;
         }
         let mut remaining = self.budget.saturating_sub(done);
-        if let Some(d) = self.deadline {
+        if let Some(d) = deadline {
             let elapsed = now.duration_since(self.start).as_secs_f64().max(1e-3);
             let rate = done as f64 / elapsed;
             remaining = remaining.min((rate * (d - now).as_secs_f64()) as u64 + 1);
@@ -260,6 +277,23 @@ impl<'a> Shared<'a> {
         let (best, second) = top_two_visits(self.tree);
         best.saturating_sub(second) as u64 > remaining
     }
+}
+
+/// The most visited child of the root is not the one whose own playouts
+/// won most, among the children with at least a tenth of its visits: the
+/// choice may still change, and a clock with time to spare lets the search
+/// go on (the "unstable" rule of Huang, Coulom and Lin, 2010).
+pub(super) fn root_unsettled(tree: &Tree) -> bool {
+    let children = || tree.children_of(tree.root()).map(|(_, c)| c.results());
+    let Some((most, most_wins)) = children().max_by_key(|&(visits, _)| visits) else {
+        return false;
+    };
+    // Win rates compared as fractions: a * d > c * b for a / b > c / d.
+    let beats_most = |(visits, wins): (u32, u32)| {
+        u64::from(visits) * 10 >= u64::from(most)
+            && u64::from(wins) * u64::from(most) > u64::from(most_wins) * u64::from(visits)
+    };
+    most > 0 && children().any(beats_most)
 }
 
 fn top_two_visits(tree: &Tree) -> (u32, u32) {
@@ -1397,6 +1431,62 @@ mod tests {
         let a = tree.child_with_move(root, 10).unwrap();
         let b = tree.child_with_move(root, 11).unwrap();
         (tree, a, b)
+    }
+
+    #[test]
+    fn the_root_is_unsettled_while_a_well_tried_move_wins_more_than_the_most_visited() {
+        let (tree, a, b) = root_with_two_children();
+        assert!(!root_unsettled(&tree), "no playouts yet");
+        // Half-point wins: a wins 40% of 100 playouts, b 60% of 60.
+        tree.node(a).add_results(100, 80);
+        tree.node(b).add_results(60, 72);
+        assert!(root_unsettled(&tree));
+        // a now wins 80% of 300.
+        tree.node(a).add_results(200, 400);
+        assert!(!root_unsettled(&tree));
+        let (tree, a, b) = root_with_two_children();
+        // b wins all of its 9 playouts, under a tenth of a's 100.
+        tree.node(a).add_results(100, 80);
+        tree.node(b).add_results(9, 18);
+        assert!(!root_unsettled(&tree));
+        tree.node(b).add_results(1, 2);
+        assert!(root_unsettled(&tree), "a tenth of a's visits");
+    }
+
+    #[test]
+    fn past_its_deadline_a_search_goes_on_only_while_unsettled_and_time_is_left() {
+        let (tree, a, b) = root_with_two_children();
+        let game = Game::new(9, crate::rules::Rules::default()).unwrap();
+        let root = Root {
+            board: game.board().clone(),
+            color: Color::Black,
+            passes: 0,
+            recent: Recent::default(),
+        };
+        let params = Params::new(9, PlayoutKind::Heavy);
+        let stop = AtomicBool::new(false);
+        let now = Instant::now();
+        let past = now.checked_sub(Duration::from_millis(10));
+        let later = Some(now + Duration::from_secs(60));
+        let shared = |unsettled_deadline| {
+            Shared::new(
+                &tree,
+                &root,
+                &params,
+                Scorer::of(&game),
+                &stop,
+                u64::MAX,
+                past,
+            )
+            .with_unsettled_deadline(unsettled_deadline)
+        };
+        tree.node(a).add_results(100, 80);
+        tree.node(b).add_results(60, 72);
+        assert!(!shared(later).should_halt(160), "unsettled: it goes on");
+        assert!(shared(past).should_halt(160), "past the later deadline too");
+        assert!(shared(None).should_halt(160), "no time to spare");
+        tree.node(a).add_results(200, 400);
+        assert!(shared(later).should_halt(360), "settled: it stops");
     }
 
     #[test]

@@ -397,6 +397,7 @@ pub fn play_game(cfg: &MatchConfig, ishi: Color) -> Result<GameRecord, String> {
             _ => cfg.playouts,
         }),
         time: None,
+        unsettled_time: None,
     };
     let stop = AtomicBool::new(false);
     let mut to_move = Color::Black;
