@@ -1,7 +1,8 @@
 //! Clocks through the binary: a controller keeps real time per genmove
 //! (from writing the command to reading the whole answer), tells the
 //! engine its time with `time_left` before every move, and the engine must
-//! never overstep: no Canadian period overrun, no byo-yomi period lost.
+//! never overstep: no sudden-death clock run out, no Canadian period
+//! overrun, no byo-yomi period lost.
 //! Also `cputime` counts CPU, not wall time.
 
 mod common;
@@ -21,6 +22,7 @@ enum Clock {
 
 #[derive(Clone, Copy)]
 enum System {
+    Absolute,
     Canadian { period: f64, stones: u32 },
     Byoyomi { period: f64, periods: u32 },
 }
@@ -31,6 +33,7 @@ impl System {
     fn after(self, clock: Clock, used: f64) -> Result<Clock, String> {
         match (self, clock) {
             (_, Clock::Main(s)) if used <= s => Ok(Clock::Main(s - used)),
+            (System::Absolute, Clock::Main(s)) => Err(format!("out of time: {used:.3}s > {s:.3}s")),
             (System::Canadian { period, stones }, Clock::Main(s)) => {
                 // The rest of the move counts against the first period.
                 self.after(Clock::Canadian(period, stones), used - s)
@@ -73,6 +76,7 @@ impl System {
             (System::Canadian { period, .. }, Clock::Periods(p)) => {
                 format!("time_left {colour} {} {p}", period.floor())
             }
+            (System::Absolute, clock) => panic!("no overtime in sudden death: {clock:?}"),
         }
     }
 }
@@ -124,6 +128,14 @@ fn canadian_overtime_of_one_second_per_move_is_never_overrun() {
     // A sensible pace: the engine thinks, it does not just blurt moves out.
     let thinking = times.iter().filter(|&&t| t > 0.1).count();
     assert!(thinking * 2 >= times.len(), "{times:?}");
+}
+
+/// Sudden death long enough that a move may go on past its share when its
+/// search has not settled, and that the 9x9 floor of moves left is below
+/// 20 until the clock runs low.
+#[test]
+fn sudden_death_is_never_run_out() {
+    timed_game("time_settings 20 0 0", 20.0, System::Absolute, 160);
 }
 
 #[test]
