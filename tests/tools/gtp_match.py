@@ -57,7 +57,7 @@ def play(args, number):
             e.cmd(f"komi {args.komi}")
         if args.time:
             for e in (first, second):
-                e.cmd(f"time_settings {args.time} 0 0")
+                e.cmd(f"time_settings {args.time:g} 0 0")
         # The first engine takes Black in even-numbered games (from 0).
         black, white = (first, second) if number % 2 == 0 else (second, first)
         first_colour = "B" if number % 2 == 0 else "W"
