@@ -85,9 +85,13 @@ const SAFETY: f64 = 0.85;
 const LAG: f64 = 0.3;
 /// Never think for less than this.
 const MINIMUM: f64 = 0.05;
+/// The floor of [`moves_left`] on big boards, and on small ones when the
+/// clock runs low.
+const FULL_FLOOR: f64 = 20.0;
 /// Below this many seconds of main time, the floor of [`moves_left`] rises
-/// toward 20 moves: twice the lag and the shortest think of 20 moves.
-const LOW_CLOCK: f64 = 2.0 * 20.0 * (LAG + MINIMUM);
+/// toward [`FULL_FLOOR`]: twice the lag and the shortest think of that many
+/// moves.
+const LOW_CLOCK: f64 = 2.0 * FULL_FLOOR * (LAG + MINIMUM);
 
 /// How many more moves of ours the main time (`seconds` left) has to
 /// last: those of a game of 0.8 × the board's area in plies, and never
@@ -106,9 +110,9 @@ fn moves_left(board_area: usize, plies: usize, seconds: f64) -> f64 {
 /// it runs low (below [`LOW_CLOCK`]), so that a game far longer than
 /// expected still has time for its last moves.
 fn fewest_moves_left(board_area: usize, seconds: f64) -> f64 {
-    let ample = (board_area / 10).min(20) as f64;
+    let ample = (board_area as f64 / 10.0).floor().min(FULL_FLOOR);
     let low = (LOW_CLOCK / seconds.max(f64::MIN_POSITIVE)).min(1.0);
-    ample + (20.0 - ample) * low
+    ample + (FULL_FLOOR - ample) * low
 }
 
 /// The time one move may take under `system` with `clock` left for the
