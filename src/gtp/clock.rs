@@ -85,6 +85,9 @@ const SAFETY: f64 = 0.85;
 const LAG: f64 = 0.3;
 /// Never think for less than this.
 const MINIMUM: f64 = 0.05;
+/// Nor for more than a day, whatever the clock says: a clock of 1e300
+/// seconds is valid GTP, but no `Duration` or deadline holds its share.
+const MAXIMUM: f64 = 86_400.0;
 /// The floor of [`moves_left`] on big boards, and on small ones when the
 /// clock runs low.
 const FULL_FLOOR: f64 = 20.0;
@@ -143,7 +146,7 @@ pub fn move_budget(
             }
         }
     };
-    Some(Duration::from_secs_f64(seconds.max(MINIMUM)))
+    Some(Duration::from_secs_f64(seconds.clamp(MINIMUM, MAXIMUM)))
 }
 
 /// How much longer than its budget a move may take when its search has
@@ -330,6 +333,25 @@ mod tests {
                 unsettled_budget(&absolute, &clock, budget).is_some(),
                 "{seconds} s"
             );
+        }
+    }
+
+    #[test]
+    fn an_absurdly_long_clock_gives_a_day_at_most() {
+        for system in [
+            TimeSystem::from_gtp(1e300, 0.0, 0),
+            TimeSystem::from_gtp(1e300, 1e300, 1),
+            TimeSystem::Byoyomi {
+                main: 1e300,
+                period: 1e300,
+                periods: 1,
+            },
+        ] {
+            let clock = system.start();
+            let budget = move_budget(&system, &clock, 81, 0).expect("a clock");
+            assert_eq!(budget.as_secs_f64(), MAXIMUM, "{system:?}");
+            let longer = unsettled_budget(&system, &clock, budget);
+            assert!(longer.is_none_or(|t| t.as_secs_f64() <= 1.5 * MAXIMUM));
         }
     }
 
