@@ -68,6 +68,11 @@ struct Cli {
     /// Keep thinking during the opponent's time.
     #[arg(long)]
     ponder: bool,
+    /// Seconds to keep back from every move on a clock for network and GUI
+    /// lag. Default: learned from the controller's time_left reports,
+    /// assumed 0.3 s (less on very short clocks) until they show it.
+    #[arg(long, value_name = "SECONDS")]
+    lag: Option<f64>,
     /// Random seed, for games that can be replayed exactly.
     #[arg(long, value_name = "S")]
     seed: Option<u64>,
@@ -172,6 +177,11 @@ fn engine_config(cli: &Cli, rules: Rules) -> Result<EngineConfig> {
         search.max_nodes = n;
     }
     search.ponder = cli.ponder;
+    if let Some(lag) = cli.lag {
+        if !(lag.is_finite() && (0.0..=60.0).contains(&lag)) {
+            bail!("--lag must be a number of seconds from 0 to 60");
+        }
+    }
     let mut status = StatusConfig {
         threads: search.threads,
         ..StatusConfig::default()
@@ -188,6 +198,7 @@ fn engine_config(cli: &Cli, rules: Rules) -> Result<EngineConfig> {
         rules,
         search,
         status,
+        lag: cli.lag,
     })
 }
 

@@ -138,6 +138,16 @@ fn sudden_death_is_never_run_out() {
     timed_game("time_settings 20 0 0", 20.0, System::Absolute, 160);
 }
 
+/// Ten seconds of sudden death on 9x9 are about 0.3 s a move: they are
+/// thought on, not kept back for a lag the clock does not show.
+#[test]
+fn a_ten_second_game_is_thought_on_and_never_run_out() {
+    let times = timed_game("time_settings 10 0 0", 10.0, System::Absolute, 160);
+    // Keeping 0.3 s back, every move was given 0.05 s (0.075 s unsettled).
+    let thought = times.iter().filter(|&&t| t > 0.15).count();
+    assert!(thought >= 10, "{times:.3?}");
+}
+
 #[test]
 fn kgs_byo_yomi_periods_are_never_lost() {
     let system = System::Byoyomi {

@@ -137,6 +137,7 @@ fn help_explains_the_options_and_subcommands_still_work() {
         "--max-nodes",
         "--tune",
         "--ponder",
+        "--lag",
         "--seed",
         "--verbose",
         "perft",
@@ -150,12 +151,14 @@ fn help_explains_the_options_and_subcommands_still_work() {
         .unwrap();
     assert!(out.status.success());
     assert_eq!(String::from_utf8(out.stdout).unwrap(), "1 5\n2 21\n");
-    let bad = Command::new(ISHI).args(["--size", "30"]).output().unwrap();
-    assert!(
-        !bad.status.success(),
-        "a bad size is refused before GTP starts"
-    );
-    assert!(bad.stdout.is_empty(), "nothing but GTP on stdout");
+    for args in [["--size", "30"], ["--lag", "nan"], ["--lag", "100"]] {
+        let bad = Command::new(ISHI).args(args).output().unwrap();
+        assert!(
+            !bad.status.success(),
+            "{args:?} is refused before GTP starts"
+        );
+        assert!(bad.stdout.is_empty(), "nothing but GTP on stdout");
+    }
 }
 
 /// CPU seconds ishi reports, or a failure naming the answer.

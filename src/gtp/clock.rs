@@ -1,6 +1,7 @@
 //! The game clock as the controller describes it (`time_settings`,
 //! `kgs-time_settings`, `time_left`) and how long one move may take.
 
+use super::lag::{LagMeter, ASSUMED_LAG};
 use std::time::Duration;
 
 /// How the game is timed. Seconds as floats; counts as integers.
@@ -35,6 +36,16 @@ impl TimeSystem {
                 period: byo_yomi,
                 stones,
             }
+        }
+    }
+
+    /// Main time, 0 without a clock.
+    pub fn main_time(&self) -> f64 {
+        match *self {
+            TimeSystem::None => 0.0,
+            TimeSystem::Absolute { main }
+            | TimeSystem::Canadian { main, .. }
+            | TimeSystem::Byoyomi { main, .. } => main,
         }
     }
 
@@ -81,8 +92,6 @@ pub struct Remaining {
 
 /// Kept back from every period for safety, as a fraction.
 const SAFETY: f64 = 0.85;
-/// Kept back from every move for network and GUI lag.
-const LAG: f64 = 0.3;
 /// Never think for less than this.
 const MINIMUM: f64 = 0.05;
 /// Nor for more than a day, whatever the clock says: a clock of 1e300
@@ -92,9 +101,9 @@ const MAXIMUM: f64 = 86_400.0;
 /// clock runs low.
 const FULL_FLOOR: f64 = 20.0;
 /// Below this many seconds of main time, the floor of [`moves_left`] rises
-/// toward [`FULL_FLOOR`]: twice the lag and the shortest think of that many
-/// moves.
-const LOW_CLOCK: f64 = 2.0 * FULL_FLOOR * (LAG + MINIMUM);
+/// toward [`FULL_FLOOR`]: twice the lag assumed and the shortest think of
+/// that many moves.
+const LOW_CLOCK: f64 = 2.0 * FULL_FLOOR * (ASSUMED_LAG + MINIMUM);
 
 /// How many more moves of ours the main time (`seconds` left) has to
 /// last: those of a game of 0.8 × the board's area in plies, and never
@@ -119,30 +128,40 @@ fn fewest_moves_left(board_area: usize, seconds: f64) -> f64 {
 }
 
 /// The time one move may take under `system` with `clock` left for the
-/// mover; `None` when there is no clock.
+/// mover, keeping back what `lag` allows for; `None` when there is no
+/// clock.
 pub fn move_budget(
     system: &TimeSystem,
     clock: &Remaining,
     board_area: usize,
     plies: usize,
+    lag: &LagMeter,
 ) -> Option<Duration> {
+    // In main time a lag as long as a move's share of the whole clock
+    // would lose the game whatever was kept back; an overtime period must
+    // survive it.
+    let whole_main = system.main_time();
+    let opening_share = whole_main / moves_left(board_area, 0, whole_main);
+    let main = |share: f64| share - lag.allowance(Some(opening_share));
+    let overtime = |share: f64| share - lag.allowance(None);
     let share_of_main = clock.seconds / moves_left(board_area, plies, clock.seconds);
     let seconds = match *system {
         TimeSystem::None => return None,
-        TimeSystem::Absolute { .. } => share_of_main - LAG,
+        TimeSystem::Absolute { .. } => main(share_of_main),
         TimeSystem::Canadian { period, stones, .. } => {
+            let period_share = |seconds: f64, stones: i64| seconds * SAFETY / stones.max(1) as f64;
             if clock.stones > 0 {
-                clock.seconds * SAFETY / clock.stones as f64 - LAG
+                overtime(period_share(clock.seconds, clock.stones))
             } else {
                 // Main time spent early only moves the start of byo-yomi.
-                share_of_main.max(period * SAFETY / stones.max(1) as f64 - LAG)
+                main(share_of_main).max(overtime(period_share(period, stones)))
             }
         }
         TimeSystem::Byoyomi { period, .. } => {
             if clock.stones > 0 {
-                clock.seconds.min(period) * SAFETY - LAG
+                overtime(clock.seconds.min(period) * SAFETY)
             } else {
-                share_of_main.max(period * SAFETY - LAG)
+                main(share_of_main).max(overtime(period * SAFETY))
             }
         }
     };
@@ -154,19 +173,21 @@ pub fn move_budget(
 const UNSETTLED_FACTOR: f64 = 1.5;
 
 /// How long a move whose search has not settled by `budget` may take in
-/// all: half as long again, where main time has that to spare (a quarter
-/// of it at most); none in overtime, whose periods the budget already
-/// fills, and none without a clock.
+/// all: half as long again, where main time has that and the lag to spare
+/// (a quarter of it at most); none in overtime, whose periods the budget
+/// already fills, and none without a clock.
 pub fn unsettled_budget(
     system: &TimeSystem,
     clock: &Remaining,
     budget: Duration,
+    lag: &LagMeter,
 ) -> Option<Duration> {
     if matches!(system, TimeSystem::None) || clock.stones > 0 {
         return None;
     }
-    let longer = budget.mul_f64(UNSETTLED_FACTOR);
-    (longer.as_secs_f64() + LAG <= clock.seconds / 4.0).then_some(longer)
+    let longer = budget.mul_f64(UNSETTLED_FACTOR).as_secs_f64();
+    let lag = lag.allowance(None);
+    (longer + lag <= clock.seconds / 4.0).then(|| Duration::from_secs_f64(longer))
 }
 
 /// Our own bookkeeping after a move took `elapsed` seconds, for controllers
@@ -227,7 +248,13 @@ mod tests {
     #[test]
     fn no_clock_no_budget() {
         assert_eq!(
-            move_budget(&TimeSystem::None, &Remaining::default(), 361, 0),
+            move_budget(
+                &TimeSystem::None,
+                &Remaining::default(),
+                361,
+                0,
+                &LagMeter::default()
+            ),
             None
         );
         assert_eq!(TimeSystem::from_gtp(0.0, 1.0, 0), TimeSystem::None);
@@ -238,21 +265,24 @@ mod tests {
         let system = TimeSystem::from_gtp(600.0, 0.0, 0);
         let clock = system.start();
         // 19x19: about 144 moves of ours expected at the start.
-        let early = secs(move_budget(&system, &clock, 361, 0));
+        let early = secs(move_budget(&system, &clock, 361, 0, &LagMeter::default()));
         assert!((3.0..5.0).contains(&early), "{early}");
         // Late in a 19x19 game at least 20 moves are still assumed.
         let late = Remaining {
             seconds: 20.0,
             stones: 0,
         };
-        let b = secs(move_budget(&system, &late, 361, 400));
-        assert!((b - (1.0 - LAG)).abs() < 1e-9, "{b}");
+        let b = secs(move_budget(&system, &late, 361, 400, &LagMeter::default()));
+        assert!((b - (1.0 - ASSUMED_LAG)).abs() < 1e-9, "{b}");
         // Nearly out of time: still a small positive think.
         let flag = Remaining {
             seconds: 0.5,
             stones: 0,
         };
-        assert_eq!(secs(move_budget(&system, &flag, 81, 10)), MINIMUM);
+        assert_eq!(
+            secs(move_budget(&system, &flag, 81, 10, &LagMeter::default())),
+            MINIMUM
+        );
     }
 
     #[test]
@@ -277,11 +307,20 @@ mod tests {
             assert!(used.iter().all(|&t| t >= MINIMUM));
         }
         // The middle of the game gets as much as the opening.
-        let opening = secs(move_budget(&system, &system.start(), 81, 0));
+        let opening = secs(move_budget(
+            &system,
+            &system.start(),
+            81,
+            0,
+            &LagMeter::default(),
+        ));
         let used = whole_game(system, 81, 63, 0.0).expect("never out of time");
         assert!(used[20] > 0.95 * opening, "ply 40: {} s", used[20]);
         // The opening thinks as long as with a floor of 20.
-        assert!((opening - (300.0 / 32.4 - LAG)).abs() < 1e-9, "{opening}");
+        assert!(
+            (opening - (300.0 / 32.4 - ASSUMED_LAG)).abs() < 1e-9,
+            "{opening}"
+        );
         // Big boards keep a floor of 20 of their own moves; small ones
         // return to it as the clock runs low.
         assert_eq!(fewest_moves_left(361, 600.0), 20.0);
@@ -295,8 +334,9 @@ mod tests {
     #[test]
     fn an_unsettled_search_may_go_on_only_where_main_time_has_time_to_spare() {
         let budget = Duration::from_secs(2);
-        let longer =
-            |system: TimeSystem, clock: Remaining| unsettled_budget(&system, &clock, budget);
+        let longer = |system: TimeSystem, clock: Remaining| {
+            unsettled_budget(&system, &clock, budget, &LagMeter::default())
+        };
         let main = |seconds| Remaining { seconds, stones: 0 };
         let absolute = TimeSystem::Absolute { main: 300.0 };
         assert_eq!(longer(absolute, main(100.0)), Some(Duration::from_secs(3)));
@@ -328,9 +368,9 @@ mod tests {
         // Every budget a sudden-death clock gives leaves room to go on.
         for (seconds, plies) in [(300.0, 0), (300.0, 60), (30.0, 40), (14.0, 80)] {
             let clock = main(seconds);
-            let budget = move_budget(&absolute, &clock, 81, plies).unwrap();
+            let budget = move_budget(&absolute, &clock, 81, plies, &LagMeter::default()).unwrap();
             assert!(
-                unsettled_budget(&absolute, &clock, budget).is_some(),
+                unsettled_budget(&absolute, &clock, budget, &LagMeter::default()).is_some(),
                 "{seconds} s"
             );
         }
@@ -348,9 +388,10 @@ mod tests {
             },
         ] {
             let clock = system.start();
-            let budget = move_budget(&system, &clock, 81, 0).expect("a clock");
+            let budget =
+                move_budget(&system, &clock, 81, 0, &LagMeter::default()).expect("a clock");
             assert_eq!(budget.as_secs_f64(), MAXIMUM, "{system:?}");
-            let longer = unsettled_budget(&system, &clock, budget);
+            let longer = unsettled_budget(&system, &clock, budget, &LagMeter::default());
             assert!(longer.is_none_or(|t| t.as_secs_f64() <= 1.5 * MAXIMUM));
         }
     }
@@ -366,8 +407,8 @@ mod tests {
                 stones: 25
             }
         );
-        let b = secs(move_budget(&system, &clock, 361, 0));
-        assert!((b - (300.0 * SAFETY / 25.0 - LAG)).abs() < 1e-9);
+        let b = secs(move_budget(&system, &clock, 361, 0, &LagMeter::default()));
+        assert!((b - (300.0 * SAFETY / 25.0 - ASSUMED_LAG)).abs() < 1e-9);
         assert!(b * 25.0 < 300.0);
     }
 
@@ -379,7 +420,7 @@ mod tests {
             periods: 5,
         };
         let clock = system.start();
-        let b = secs(move_budget(&system, &clock, 361, 100));
+        let b = secs(move_budget(&system, &clock, 361, 100, &LagMeter::default()));
         assert!(b < 30.0 * 0.9 && b > 30.0 * 0.7, "{b}");
         // In main time a move may use at least what a period allows.
         let main = TimeSystem::Byoyomi {
@@ -387,8 +428,14 @@ mod tests {
             period: 30.0,
             periods: 5,
         };
-        let b = secs(move_budget(&main, &main.start(), 361, 0));
-        assert!(b >= 30.0 * SAFETY - LAG - 1e-9);
+        let b = secs(move_budget(
+            &main,
+            &main.start(),
+            361,
+            0,
+            &LagMeter::default(),
+        ));
+        assert!(b >= 30.0 * SAFETY - ASSUMED_LAG - 1e-9);
     }
 
     #[test]
@@ -432,8 +479,9 @@ mod tests {
     }
 
     /// Plays a whole game against the clock: every move takes its budget
-    /// plus `overhead` (answering, the controller's lag); returns the
-    /// seconds of each move, or the ply where the clock ran out.
+    /// plus `overhead` (answering, the controller's lag), and the clock is
+    /// reported before each in whole seconds, as controllers do; returns
+    /// the seconds of each move, or the ply where the clock ran out.
     fn whole_game(
         system: TimeSystem,
         area: usize,
@@ -441,9 +489,12 @@ mod tests {
         overhead: f64,
     ) -> Result<Vec<f64>, usize> {
         let mut clock = system.start();
+        let mut lag = LagMeter::default();
         let mut used = Vec::new();
         for ply in (0..plies).step_by(2) {
-            let budget = secs(move_budget(&system, &clock, area, ply));
+            lag.report(0, clock.seconds.floor(), clock.stones);
+            let budget = secs(move_budget(&system, &clock, area, ply, &lag));
+            lag.moved(0, budget);
             let took = budget + overhead;
             let before = clock;
             spend(&system, &mut clock, took);
@@ -459,6 +510,29 @@ mod tests {
             used.push(took);
         }
         Ok(used)
+    }
+
+    #[test]
+    fn a_short_clock_is_thought_on_not_kept_back_for_lag() {
+        // 10 s of sudden death on 9x9, 10 ms of lag a move. Keeping 0.3 s
+        // back from shares of about 0.3 s thought 0.05 s a move and used
+        // 2.9 s of the 10 in a game of 60 plies.
+        let system = TimeSystem::Absolute { main: 10.0 };
+        let used = whole_game(system, 81, 60, 0.01).expect("never out of time");
+        assert!(used.iter().sum::<f64>() > 6.0, "{used:?}");
+        assert!(used[0] > 0.2, "the first move: {} s", used[0]);
+        // A long game, or a lag of a third of the share, still fits.
+        whole_game(system, 81, 100, 0.01).expect("100 plies");
+        whole_game(system, 81, 60, 0.1).expect("0.1 s of lag");
+    }
+
+    #[test]
+    fn a_slow_connection_is_measured_and_survived() {
+        // 19x19, 5 minutes of sudden death, a second lost at every move:
+        // with 0.3 s kept back the clock ran out at ply 272.
+        let system = TimeSystem::Absolute { main: 300.0 };
+        let used = whole_game(system, 361, 300, 1.0).expect("never out of time");
+        assert!(used.iter().all(|&t| t >= 1.0 + MINIMUM));
     }
 
     #[test]

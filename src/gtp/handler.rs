@@ -6,6 +6,7 @@
 use super::analysis::{self, AnalyzeArgs};
 use super::clock::{move_budget, spend, unsettled_budget, Remaining, TimeSystem};
 use super::command::{Command, GenmoveKind, StoneStatus, Vertex};
+use super::lag::LagMeter;
 use super::table;
 use crate::board::coord::{move_name, vertex_name};
 use crate::board::{Color, CoordError, Move, Point};
@@ -63,6 +64,9 @@ pub struct EngineConfig {
     pub rules: Rules,
     pub search: SearchConfig,
     pub status: StatusConfig,
+    /// Seconds kept back from every move for lag (`--lag`); `None` learns
+    /// it from the clock.
+    pub lag: Option<f64>,
 }
 
 impl Default for EngineConfig {
@@ -72,6 +76,7 @@ impl Default for EngineConfig {
             rules: Rules::default(),
             search: SearchConfig::default(),
             status: StatusConfig::default(),
+            lag: None,
         }
     }
 }
@@ -82,6 +87,7 @@ pub struct Engine {
     status_config: StatusConfig,
     time_system: TimeSystem,
     clocks: [Remaining; 2],
+    lag: LagMeter,
     started: Instant,
 }
 
@@ -97,6 +103,7 @@ impl Engine {
             status_config: config.status,
             time_system: TimeSystem::None,
             clocks: [Remaining::default(); 2],
+            lag: config.lag.map_or_else(LagMeter::default, LagMeter::fixed),
             started: Instant::now(),
         })
     }
@@ -148,6 +155,7 @@ impl Engine {
             C::TimeSettings(system) => {
                 self.time_system = *system;
                 self.clocks = [system.start(); 2];
+                self.lag.break_runs();
                 Ok(String::new())
             }
             C::TimeLeft {
@@ -159,6 +167,7 @@ impl Engine {
                     seconds: *seconds,
                     stones: *stones,
                 };
+                self.lag.report(color.index(), *seconds, *stones);
                 Ok(String::new())
             }
             C::FinalScore => Ok(judge(&self.game, &self.status_config).score.to_string()),
@@ -286,11 +295,7 @@ impl Engine {
         let begun = Instant::now();
         let snap = self.search_streaming(color, Some(streamed), args.interval, stop, &mut report);
         report(&snap);
-        spend(
-            &self.time_system,
-            &mut self.clocks[color.index()],
-            begun.elapsed().as_secs_f64(),
-        );
+        self.charge(color, begun.elapsed().as_secs_f64());
         match self.genmove_within(color, GenmoveKind::Play, &last, stop) {
             Ok(mv) => Some(format!("play {mv}")),
             Err(e) => {
@@ -357,6 +362,7 @@ impl Engine {
             self.game = game;
             self.searcher.clear();
             self.clocks = [self.time_system.start(); 2];
+            self.lag.break_runs();
         }
     }
 
@@ -410,6 +416,7 @@ impl Engine {
         for _ in 0..n {
             self.game.undo();
         }
+        self.lag.break_runs();
         self.infer_handicap();
         Ok(String::new())
     }
@@ -435,11 +442,11 @@ impl Engine {
         let size = self.game.size();
         let clock = &self.clocks[color.index()];
         let plies = self.game.plies().len();
-        match move_budget(&self.time_system, clock, size * size, plies) {
+        match move_budget(&self.time_system, clock, size * size, plies, &self.lag) {
             Some(time) => Limits {
                 playouts: config.playouts,
                 time: Some(time),
-                unsettled_time: unsettled_budget(&self.time_system, clock, time),
+                unsettled_time: unsettled_budget(&self.time_system, clock, time, &self.lag),
             },
             // A time per move asked for on the command line is kept to.
             None => Limits {
@@ -451,6 +458,13 @@ impl Engine {
                 unsettled_time: None,
             },
         }
+    }
+
+    /// A move for `color` took `seconds` of thinking: off its clock, where
+    /// the controller does not say, and into the lag's measure.
+    fn charge(&mut self, color: Color, seconds: f64) {
+        spend(&self.time_system, &mut self.clocks[color.index()], seconds);
+        self.lag.moved(color.index(), seconds);
     }
 
     fn genmove(&mut self, color: Color, kind: GenmoveKind, stop: &AtomicBool) -> Response {
@@ -487,11 +501,7 @@ impl Engine {
             }
         }
         if kind != GenmoveKind::Regression {
-            spend(
-                &self.time_system,
-                &mut self.clocks[color.index()],
-                begun.elapsed().as_secs_f64(),
-            );
+            self.charge(color, begun.elapsed().as_secs_f64());
         }
         match decision {
             Decision::Resign => Ok("resign".into()),
@@ -1080,7 +1090,7 @@ mod tests {
         ok(&mut e, "time_settings 0 30 10");
         assert_eq!(
             e.limits(Color::Black).time,
-            move_budget(&e.time_system, &e.clocks[0], 361, 0)
+            move_budget(&e.time_system, &e.clocks[0], 361, 0, &e.lag)
         );
         ok(&mut e, "time_left b 20 5");
         assert_eq!(
@@ -1103,6 +1113,40 @@ mod tests {
         assert_eq!(e.limits(Color::Black).time, None, "--playouts alone limits");
         fails_unchanged(&mut e, "time_left b -1 0", "syntax error");
         fails_unchanged(&mut e, "kgs-time_settings fischer 1 2", "syntax error");
+    }
+
+    #[test]
+    fn the_clock_reports_measure_the_lag_between_genmoves() {
+        let mut e = engine(9, "chinese");
+        ok(&mut e, "time_settings 600 0 0");
+        ok(&mut e, "time_left b 600 0");
+        ok(&mut e, "genmove b");
+        ok(&mut e, "play w C3");
+        ok(&mut e, "time_left b 599.9 0");
+        assert_eq!(e.lag.moves(), 1);
+        // The analysis form of genmove is measured too.
+        ok(&mut e, "lz-genmove_analyze b 100");
+        ok(&mut e, "play w G7");
+        ok(&mut e, "time_left b 599.8 0");
+        assert_eq!(e.lag.moves(), 2);
+        // A report after an undo, a new game or new settings is not
+        // compared with the one before.
+        let resets = [
+            "undo",
+            "clear_board",
+            "boardsize 9",
+            "time_settings 600 0 0",
+        ];
+        for (reset, left) in resets.iter().zip([599.7, 599.6, 599.5, 599.4]) {
+            ok(&mut e, "genmove b");
+            ok(&mut e, reset);
+            ok(&mut e, &format!("time_left b {left} 0"));
+            assert_eq!(e.lag.moves(), 2, "{reset}");
+        }
+        // A regression genmove is no move on the clock.
+        ok(&mut e, "reg_genmove b");
+        ok(&mut e, "time_left b 599.3 0");
+        assert_eq!(e.lag.moves(), 2);
     }
 
     #[test]

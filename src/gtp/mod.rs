@@ -7,6 +7,7 @@ pub mod analysis;
 pub mod clock;
 pub mod command;
 pub mod handler;
+pub mod lag;
 pub mod server;
 pub mod table;
 
