@@ -469,6 +469,18 @@ impl Engine {
 
     fn genmove(&mut self, color: Color, kind: GenmoveKind, stop: &AtomicBool) -> Response {
         let limits = self.limits(color);
+        if let (Some(budget), clock) = (limits.time, &self.clocks[color.index()]) {
+            if self.time_system != TimeSystem::None {
+                log::info!(
+                    "clock {:.1}s ({} stones): {:.2}s for this move; lag allowance up to {:.3}s ({} moves measured)",
+                    clock.seconds,
+                    clock.stones,
+                    budget.as_secs_f64(),
+                    self.lag.allowance(None),
+                    self.lag.moves()
+                );
+            }
+        }
         self.genmove_within(color, kind, &limits, stop)
     }
 

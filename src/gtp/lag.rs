@@ -21,11 +21,14 @@
 pub const ASSUMED_LAG: f64 = 0.3;
 /// ...or this fraction of the move's share of the clock, if less.
 const ASSUMED_SHARE: f64 = 0.25;
-/// The allowance is the most the lag can be, given the rounding of the
-/// reports, times this factor plus [`LAG_MARGIN`]: the lag varies from
-/// move to move and what was measured is its mean.
-const LAG_FACTOR: f64 = 1.5;
-const LAG_MARGIN: f64 = 0.02;
+/// The allowance is the most the mean lag can be, given the rounding of
+/// the reports, plus this margin for the lag's variation from move to
+/// move. Not a multiple: where the lag is long, every second kept back
+/// beyond it is a second not thought (with 0.7 s of lag on a 30 s clock,
+/// 1.5 times the lag left the minimum think at every move), and a clock
+/// shared over the moves left makes up for one long lag at the next
+/// moves.
+const LAG_MARGIN: f64 = 0.05;
 /// The rounding of reports with a fractional part (tenths at the least).
 const FRACTIONAL_RESOLUTION: f64 = 0.1;
 /// A move whose report is off by more than this (an undo the controller
@@ -132,8 +135,8 @@ impl LagMeter {
         let (least, most) = ((mean - rounding).max(0.0), mean + rounding);
         // Below the assumption where the reports rule it out; above it
         // where they prove the lag larger.
-        let proven = LAG_FACTOR * least + LAG_MARGIN;
-        (LAG_FACTOR * most + LAG_MARGIN).min(assumed.max(proven))
+        let proven = least + LAG_MARGIN;
+        (most + LAG_MARGIN).min(assumed.max(proven))
     }
 
     /// Moves measured so far, for the log.
@@ -213,7 +216,11 @@ mod tests {
         let mut meter = LagMeter::default();
         run(&mut meter, 60.0, 5, 0.5, 0.005, false);
         let allowance = meter.allowance(LONG);
-        assert!((0.02..0.06).contains(&allowance), "{allowance}");
+        assert!((0.05..0.1).contains(&allowance), "{allowance}");
+        // Five moves of whole-second reports still allow the assumed lag.
+        let mut whole = LagMeter::default();
+        run(&mut whole, 60.0, 5, 0.5, 0.005, true);
+        assert_eq!(whole.allowance(LONG), ASSUMED_LAG);
     }
 
     #[test]
@@ -222,7 +229,7 @@ mod tests {
         run(&mut meter, 300.0, 20, 2.0, 0.8, true);
         let allowance = meter.allowance(LONG);
         assert!(allowance >= 0.8, "{allowance}");
-        assert!(allowance <= LAG_FACTOR * 0.9 + LAG_MARGIN, "{allowance}");
+        assert!(allowance <= 0.9 + LAG_MARGIN, "{allowance}");
         // Whatever the share: a game that short is lost anyway, and a
         // longer one is kept from running out.
         assert_eq!(meter.allowance(SHORT), allowance);

@@ -19,7 +19,9 @@ With `--time S` each engine plays on a sudden-death clock of S seconds
 seconds rounded down); the clock is the wall time of its `genmove`
 answers, and an engine whose clock runs out loses the game ("B+Time").
 Each game's line then gives the seconds each engine used, and the end
-the mean over all games.
+the mean over all games. `--lag L` charges every genmove L seconds more
+than its answer took, as a network between engine and server would:
+the engines see it only in the `time_left` they are sent.
 """
 import argparse
 import datetime
@@ -71,7 +73,7 @@ def play(args, number):
                 mover.cmd(f"time_left {colour} {max(int(clock[colour]), 0)} 0")
             started = time.monotonic()
             move = mover.cmd(f"genmove {colour}")
-            clock[colour] -= time.monotonic() - started
+            clock[colour] -= time.monotonic() - started + args.lag
             if args.time and clock[colour] < 0:
                 return first_colour, winner, f"{winner}+Time", used(args, clock)
             if move.lower() == "resign":
@@ -104,6 +106,8 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--deadline", help="HH:MM: no new game after this time of day")
     parser.add_argument("--time", type=float, help="sudden-death seconds for each engine")
+    parser.add_argument("--lag", type=float, default=0.0,
+                        help="seconds charged to the clock per genmove beyond its answer")
     args = parser.parse_args()
     deadline = None
     if args.deadline:
