@@ -19,7 +19,8 @@
 /// The lag assumed before any is measured, and the least the allowance
 /// comes down to while what was measured cannot rule it out...
 pub const ASSUMED_LAG: f64 = 0.3;
-/// ...or this fraction of the move's share of the clock, if less.
+/// ...or this fraction of what the whole main time gives a move at the
+/// start of the game, if less.
 const ASSUMED_SHARE: f64 = 0.25;
 /// The allowance is the most the mean lag can be, given the rounding of
 /// the reports, plus this margin for the lag's variation from move to
