@@ -6,8 +6,9 @@
 //! 0.3 s a move), so before anything is measured it is taken as at most a
 //! quarter of a move's share of the whole main time at the start of the
 //! game: a lag as long as the moves themselves would lose such a game
-//! whatever was kept back. (An overtime period keeps the whole 0.3 s: it
-//! must survive the lag.) And 0.3 s is too little over a slow network.
+//! whatever was kept back. (An overtime period keeps at least the whole
+//! 0.3 s: it must survive every move's lag, not their mean.) And 0.3 s is
+//! too little over a slow network.
 //! The clock says what the lag is:
 //! after a move in main time, the next `time_left` for that colour shows
 //! how far the clock fell beyond the time ishi measured for the move.
@@ -62,6 +63,12 @@ pub struct LagMeter {
     fractional_reports: bool,
 }
 
+/// The lag assumed in main time before any is measured, where the whole
+/// main time gave each move `share` seconds at the start of the game.
+fn assumed_in_main_time(share: f64) -> f64 {
+    ASSUMED_LAG.min(share.max(0.0) * ASSUMED_SHARE)
+}
+
 impl LagMeter {
     /// A meter that does not learn: the lag is `seconds`.
     pub fn fixed(seconds: f64) -> LagMeter {
@@ -114,16 +121,32 @@ impl LagMeter {
     }
 
     /// The seconds to keep back for lag from a move in main time, whose
-    /// clock gave each move `share` seconds at the start of the game
-    /// (`None` in overtime, where a period must survive the lag whatever
-    /// its length).
+    /// clock gave each move `share` seconds at the start of the game, or
+    /// with `None` from a move in overtime. There a period must survive
+    /// the lag of every move, not its mean, so the allowance never comes
+    /// down below the assumption; it only rises where the reports prove
+    /// the lag longer.
     pub fn allowance(&self, share: Option<f64>) -> f64 {
         if let Some(seconds) = self.fixed {
             return seconds;
         }
-        let assumed = share.map_or(ASSUMED_LAG, |s| ASSUMED_LAG.min(s.max(0.0) * ASSUMED_SHARE));
+        let Some((least, most)) = self.mean_lag_bounds() else {
+            return share.map_or(ASSUMED_LAG, assumed_in_main_time);
+        };
+        let proven = least + LAG_MARGIN;
+        match share {
+            None => ASSUMED_LAG.max(proven),
+            // Below the assumption where the reports rule it out; above it
+            // where they prove the lag larger.
+            Some(share) => (most + LAG_MARGIN).min(assumed_in_main_time(share).max(proven)),
+        }
+    }
+
+    /// The least and the most the mean lag can be, given the rounding of
+    /// the reports; `None` before any move is measured.
+    fn mean_lag_bounds(&self) -> Option<(f64, f64)> {
         if self.moves == 0 {
-            return assumed;
+            return None;
         }
         let moves = f64::from(self.moves);
         let mean = (self.unaccounted / moves).max(0.0);
@@ -133,11 +156,7 @@ impl LagMeter {
             1.0
         };
         let rounding = resolution * f64::from(self.runs) / moves;
-        let (least, most) = ((mean - rounding).max(0.0), mean + rounding);
-        // Below the assumption where the reports rule it out; above it
-        // where they prove the lag larger.
-        let proven = least + LAG_MARGIN;
-        (most + LAG_MARGIN).min(assumed.max(proven))
+        Some(((mean - rounding).max(0.0), mean + rounding))
     }
 
     /// Moves measured so far, for the log.
@@ -208,6 +227,8 @@ mod tests {
         }
         let many = meter.allowance(LONG);
         assert!((0.03..0.15).contains(&many), "{many}");
+        // An overtime period still keeps the whole assumption.
+        assert_eq!(meter.allowance(None), ASSUMED_LAG);
         // Still never above a short clock's assumption.
         assert!((meter.allowance(SHORT) - 0.0775).abs() < 1e-9);
     }
@@ -232,8 +253,9 @@ mod tests {
         assert!(allowance >= 0.8, "{allowance}");
         assert!(allowance <= 0.9 + LAG_MARGIN, "{allowance}");
         // Whatever the share: a game that short is lost anyway, and a
-        // longer one is kept from running out.
+        // longer one is kept from running out. Overtime too.
         assert_eq!(meter.allowance(SHORT), allowance);
+        assert_eq!(meter.allowance(None), allowance);
     }
 
     #[test]
