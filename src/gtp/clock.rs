@@ -127,6 +127,15 @@ fn fewest_moves_left(board_area: usize, seconds: f64) -> f64 {
     ample + (FULL_FLOOR - ample) * low
 }
 
+/// The lag kept back from a move in main time. A lag as long as a move's
+/// share of the whole clock would lose the game whatever was kept back,
+/// so before it is measured it is assumed no longer than a part of what
+/// the main time gives a move at the start.
+pub fn lag_in_main_time(system: &TimeSystem, board_area: usize, lag: &LagMeter) -> f64 {
+    let whole_main = system.main_time();
+    lag.allowance(Some(whole_main / moves_left(board_area, 0, whole_main)))
+}
+
 /// The time one move may take under `system` with `clock` left for the
 /// mover, keeping back what `lag` allows for; `None` when there is no
 /// clock.
@@ -137,12 +146,8 @@ pub fn move_budget(
     plies: usize,
     lag: &LagMeter,
 ) -> Option<Duration> {
-    // In main time a lag as long as a move's share of the whole clock
-    // would lose the game whatever was kept back; an overtime period must
-    // survive it.
-    let whole_main = system.main_time();
-    let opening_share = whole_main / moves_left(board_area, 0, whole_main);
-    let main = |share: f64| share - lag.allowance(Some(opening_share));
+    let main_lag = lag_in_main_time(system, board_area, lag);
+    let main = |share: f64| share - main_lag;
     let overtime = |share: f64| share - lag.allowance(None);
     let share_of_main = clock.seconds / moves_left(board_area, plies, clock.seconds);
     let seconds = match *system {

@@ -4,7 +4,7 @@
 //! A failing command leaves the state exactly as it was.
 
 use super::analysis::{self, AnalyzeArgs};
-use super::clock::{move_budget, spend, unsettled_budget, Remaining, TimeSystem};
+use super::clock::{lag_in_main_time, move_budget, spend, unsettled_budget, Remaining, TimeSystem};
 use super::command::{Command, GenmoveKind, StoneStatus, Vertex};
 use super::lag::LagMeter;
 use super::table;
@@ -472,10 +472,11 @@ impl Engine {
         if let (Some(budget), clock) = (limits.time, &self.clocks[color.index()]) {
             if self.time_system != TimeSystem::None {
                 log::info!(
-                    "clock {:.1}s ({} stones): {:.2}s for this move; lag allowance up to {:.3}s ({} moves measured)",
+                    "clock {:.1}s ({} stones): {:.2}s for this move; lag kept back {:.3}s in main time, {:.3}s in overtime ({} moves measured)",
                     clock.seconds,
                     clock.stones,
                     budget.as_secs_f64(),
+                    lag_in_main_time(&self.time_system, self.game.size().pow(2), &self.lag),
                     self.lag.allowance(None),
                     self.lag.moves()
                 );
