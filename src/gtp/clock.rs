@@ -92,8 +92,14 @@ pub struct Remaining {
 
 /// Kept back from every period for safety, as a fraction.
 const SAFETY: f64 = 0.85;
-/// Never think for less than this.
+/// Never think for less than this while the clock can pay it...
 const MINIMUM: f64 = 0.05;
+/// ...nor, in sudden death once it cannot, for less than this. A genmove
+/// of 5 ms still searches a few hundred playouts below the kept tree, and
+/// the 45 ms saved at each move let a long game on a short clock last
+/// dozens of plies more (10 s on 9x9 with 10 ms of lag a move: 182 plies
+/// instead of 128).
+const SHORTEST: f64 = 0.005;
 /// Nor for more than a day, whatever the clock says: a clock of 1e300
 /// seconds is valid GTP, but no `Duration` or deadline holds its share.
 const MAXIMUM: f64 = 86_400.0;
@@ -101,16 +107,19 @@ const MAXIMUM: f64 = 86_400.0;
 /// clock runs low.
 const FULL_FLOOR: f64 = 20.0;
 /// Below this many seconds of main time, the floor of [`moves_left`] rises
-/// toward [`FULL_FLOOR`]: twice the lag assumed and the shortest think of
-/// that many moves.
-const LOW_CLOCK: f64 = 2.0 * FULL_FLOOR * (ASSUMED_LAG + MINIMUM);
+/// toward [`FULL_FLOOR`]: twice the lag (`lag`, at least the one assumed)
+/// and the longer think of that many moves. A lag measured longer raises
+/// it: with a second lost at every move, 14 s is only seven moves.
+fn low_clock(lag: f64) -> f64 {
+    2.0 * FULL_FLOOR * (lag.max(ASSUMED_LAG) + MINIMUM)
+}
 
 /// How many more moves of ours the main time (`seconds` left) has to
-/// last: those of a game of 0.8 × the board's area in plies, and never
-/// fewer than [`fewest_moves_left`].
-fn moves_left(board_area: usize, plies: usize, seconds: f64) -> f64 {
+/// last, with `lag` lost at each: those of a game of 0.8 × the board's
+/// area in plies, and never fewer than [`fewest_moves_left`].
+fn moves_left(board_area: usize, plies: usize, seconds: f64, lag: f64) -> f64 {
     let expected_plies = board_area as f64 * 0.8;
-    ((expected_plies - plies as f64) / 2.0).max(fewest_moves_left(board_area, seconds))
+    ((expected_plies - plies as f64) / 2.0).max(fewest_moves_left(board_area, seconds, lag))
 }
 
 /// The floor of [`moves_left`]: 20 moves on boards of 200 points and up.
@@ -119,11 +128,11 @@ fn moves_left(board_area: usize, plies: usize, seconds: f64) -> f64 {
 /// Go), and with it a game of median length ended with a quarter of a
 /// sudden-death clock unused. There the floor is a tenth of the area
 /// (9x9: 8, 13x13: 16) while the clock is ample, and rises back to 20 as
-/// it runs low (below [`LOW_CLOCK`]), so that a game far longer than
+/// it runs low (below [`low_clock`]), so that a game far longer than
 /// expected still has time for its last moves.
-fn fewest_moves_left(board_area: usize, seconds: f64) -> f64 {
+fn fewest_moves_left(board_area: usize, seconds: f64, lag: f64) -> f64 {
     let ample = (board_area as f64 / 10.0).floor().min(FULL_FLOOR);
-    let low = (LOW_CLOCK / seconds.max(f64::MIN_POSITIVE)).min(1.0);
+    let low = (low_clock(lag) / seconds.max(f64::MIN_POSITIVE)).min(1.0);
     ample + (FULL_FLOOR - ample) * low
 }
 
@@ -133,7 +142,8 @@ fn fewest_moves_left(board_area: usize, seconds: f64) -> f64 {
 /// the main time gives a move at the start.
 pub fn lag_in_main_time(system: &TimeSystem, board_area: usize, lag: &LagMeter) -> f64 {
     let whole_main = system.main_time();
-    lag.allowance(Some(whole_main / moves_left(board_area, 0, whole_main)))
+    let share = whole_main / moves_left(board_area, 0, whole_main, ASSUMED_LAG);
+    lag.allowance(Some(share))
 }
 
 /// The time one move may take under `system` with `clock` left for the
@@ -149,10 +159,14 @@ pub fn move_budget(
     let main_lag = lag_in_main_time(system, board_area, lag);
     let main = |share: f64| share - main_lag;
     let overtime = |share: f64| share - lag.allowance(None);
-    let share_of_main = clock.seconds / moves_left(board_area, plies, clock.seconds);
+    let share_of_main = clock.seconds / moves_left(board_area, plies, clock.seconds, main_lag);
+    let mut floor = MINIMUM;
     let seconds = match *system {
         TimeSystem::None => return None,
-        TimeSystem::Absolute { .. } => main(share_of_main),
+        TimeSystem::Absolute { .. } => {
+            floor = SHORTEST;
+            main(share_of_main)
+        }
         TimeSystem::Canadian { period, stones, .. } => {
             let period_share = |seconds: f64, stones: i64| seconds * SAFETY / stones.max(1) as f64;
             if clock.stones > 0 {
@@ -170,7 +184,7 @@ pub fn move_budget(
             }
         }
     };
-    Some(Duration::from_secs_f64(seconds.clamp(MINIMUM, MAXIMUM)))
+    Some(Duration::from_secs_f64(seconds.clamp(floor, MAXIMUM)))
 }
 
 /// How much longer than its budget a move may take when its search has
@@ -279,13 +293,19 @@ mod tests {
         };
         let b = secs(move_budget(&system, &late, 361, 400, &LagMeter::default()));
         assert!((b - (1.0 - ASSUMED_LAG)).abs() < 1e-9, "{b}");
-        // Nearly out of time: still a small positive think.
+        // Nearly out of time: still a small positive think, the shortest
+        // in sudden death, the usual least where a period follows.
         let flag = Remaining {
             seconds: 0.5,
             stones: 0,
         };
         assert_eq!(
             secs(move_budget(&system, &flag, 81, 10, &LagMeter::default())),
+            SHORTEST
+        );
+        let canadian = TimeSystem::from_gtp(600.0, 0.2, 1);
+        assert_eq!(
+            secs(move_budget(&canadian, &flag, 81, 10, &LagMeter::default())),
             MINIMUM
         );
     }
@@ -328,12 +348,18 @@ mod tests {
         );
         // Big boards keep a floor of 20 of their own moves; small ones
         // return to it as the clock runs low.
-        assert_eq!(fewest_moves_left(361, 600.0), 20.0);
-        assert_eq!(fewest_moves_left(361, 1.0), 20.0);
-        assert!((fewest_moves_left(81, 1000.0) - 8.0).abs() < 0.2);
-        assert!((fewest_moves_left(169, 1000.0) - 16.0).abs() < 0.1);
-        assert_eq!(fewest_moves_left(81, LOW_CLOCK), 20.0);
-        assert_eq!(fewest_moves_left(81, 0.0), 20.0);
+        let lag = ASSUMED_LAG;
+        assert_eq!(fewest_moves_left(361, 600.0, lag), 20.0);
+        assert_eq!(fewest_moves_left(361, 1.0, lag), 20.0);
+        assert!((fewest_moves_left(81, 1000.0, lag) - 8.0).abs() < 0.2);
+        assert!((fewest_moves_left(169, 1000.0, lag) - 16.0).abs() < 0.1);
+        assert_eq!(fewest_moves_left(81, low_clock(lag), lag), 20.0);
+        assert_eq!(fewest_moves_left(81, 0.0, lag), 20.0);
+        // A short lag keeps the floor of the lag assumed; a long one
+        // raises the clock that counts as low.
+        assert_eq!(low_clock(0.01), low_clock(ASSUMED_LAG));
+        assert_eq!(fewest_moves_left(81, 30.0, 1.0), 20.0);
+        assert!(fewest_moves_left(81, 30.0, 0.01) < 20.0);
     }
 
     #[test]
@@ -529,6 +555,12 @@ mod tests {
         // A long game, or a lag of a third of the share, still fits.
         whole_game(system, 81, 100, 0.01).expect("100 plies");
         whole_game(system, 81, 60, 0.1).expect("0.1 s of lag");
+        // Far longer ones too, thinking less once the clock is too low to
+        // pay 50 ms a move: with that floor, 10 ms of lag ran out at ply
+        // 168 and 0.1 s at ply 94.
+        let used = whole_game(system, 81, 300, 0.01).expect("300 plies");
+        assert!(used.iter().all(|&t| t >= SHORTEST + 0.01));
+        whole_game(system, 81, 106, 0.1).expect("106 plies with 0.1 s of lag");
     }
 
     #[test]
@@ -537,7 +569,11 @@ mod tests {
         // with 0.3 s kept back the clock ran out at ply 272.
         let system = TimeSystem::Absolute { main: 300.0 };
         let used = whole_game(system, 361, 300, 1.0).expect("never out of time");
-        assert!(used.iter().all(|&t| t >= 1.0 + MINIMUM));
+        assert!(used.iter().all(|&t| t >= 1.0 + SHORTEST));
+        // On 9x9, the clock counts as low sooner where a second is lost at
+        // every move (14 s is seven moves): the moves of a long game were
+        // thought on as if the game were ending, and it ran out at ply 118.
+        whole_game(system, 81, 130, 1.0).expect("130 plies on 9x9");
     }
 
     #[test]
