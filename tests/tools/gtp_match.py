@@ -13,6 +13,8 @@ number from 0), so a game can be replayed. Prints each result, then the
 first engine's wins with a 95% Wilson interval. With `--deadline HH:MM`
 no new game starts after that time of day (the game under way finishes),
 so a bounded run loses no game half played.
+Each game's line ends with the plies played (a resignation or the move
+whose clock ran out not counted).
 
 With `--time S` each engine plays on a sudden-death clock of S seconds
 (`time_settings S 0 0`, then `time_left` before each of its moves, whole
@@ -75,9 +77,9 @@ def play(args, number):
             move = mover.cmd(f"genmove {colour}")
             clock[colour] -= time.monotonic() - started + args.lag
             if args.time and clock[colour] < 0:
-                return first_colour, winner, f"{winner}+Time", used(args, clock)
+                return first_colour, winner, f"{winner}+Time", used(args, clock), moves
             if move.lower() == "resign":
-                return first_colour, winner, f"{winner}+Resign", used(args, clock)
+                return first_colour, winner, f"{winner}+Resign", used(args, clock), moves
             other.cmd(f"play {colour} {move}")
             referee.cmd(f"play {colour} {move}")
             passes = passes + 1 if move.lower() == "pass" else 0
@@ -85,7 +87,7 @@ def play(args, number):
             colour = "W" if colour == "B" else "B"
         score = referee.cmd("final_score")
         winner = score[:1] if score[:1] in "BW" else None
-        return first_colour, winner, score, used(args, clock)
+        return first_colour, winner, score, used(args, clock), moves
     finally:
         for e in engines:
             e.close()
@@ -125,7 +127,7 @@ def main():
             print(f"deadline {args.deadline}: no game {number + 1}", flush=True)
             break
         try:
-            first_colour, winner, result, clock_used = play(args, number)
+            first_colour, winner, result, clock_used, moves = play(args, number)
         except RuntimeError as e:
             print(f"game {number + 1:3}: aborted: {e}", flush=True)
             continue
@@ -140,7 +142,7 @@ def main():
             times = (f" (seconds used: first {clock_used[first_colour]:.1f}, "
                      f"second {clock_used[second_colour]:.1f})")
         print(f"game {number + 1:3}: first engine {first_colour} {result} -> "
-              f"{'win' if won else 'loss'}{times}", flush=True)
+              f"{'win' if won else 'loss'}{times}, {moves} plies played", flush=True)
     if played:
         lo, hi = wilson_interval(wins, played)
         print(f"first engine won {wins}/{played} = {100 * wins / played:.1f}% "
