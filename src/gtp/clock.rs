@@ -160,13 +160,16 @@ pub fn move_budget(
     let main = |share: f64| share - main_lag;
     let overtime = |share: f64| share - lag.allowance(None);
     let share_of_main = clock.seconds / moves_left(board_area, plies, clock.seconds, main_lag);
-    let mut floor = MINIMUM;
+    // Sudden death has no period to fall back on: there the least think
+    // gives way to the clock.
+    let floor = if matches!(system, TimeSystem::Absolute { .. }) {
+        SHORTEST
+    } else {
+        MINIMUM
+    };
     let seconds = match *system {
         TimeSystem::None => return None,
-        TimeSystem::Absolute { .. } => {
-            floor = SHORTEST;
-            main(share_of_main)
-        }
+        TimeSystem::Absolute { .. } => main(share_of_main),
         TimeSystem::Canadian { period, stones, .. } => {
             let period_share = |seconds: f64, stones: i64| seconds * SAFETY / stones.max(1) as f64;
             if clock.stones > 0 {
