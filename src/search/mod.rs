@@ -430,9 +430,13 @@ impl Searcher {
         uct::prepare_root(&tree, &root, game, &params);
         // One scorer for genmove, analysis and pondering alike: they share
         // the kept tree, so its statistics must mean the same thing.
+        let handicap_komi = match color {
+            Color::Black => handicap_komi(game, &params),
+            Color::White => -handicap_komi(game, &params),
+        };
         let scorer = Scorer::of(game).with_jigo(color, params.jigo).with_margin(
             color,
-            params.ask_margin + self.dynamic_komi(game, color, &params),
+            params.ask_margin + self.dynamic_komi(game, color, &params) + handicap_komi,
         );
         (tree, root, params, scorer)
     }
@@ -738,6 +742,21 @@ fn ownership_at(snap: &Snapshot, board: &crate::board::Board, p: Point) -> f64 {
         .unwrap_or(0.0)
 }
 
+/// The komi a game with handicap adds for the search under
+/// `Params::handicap_komi`: so many points a stone at the start, less in
+/// proportion to the plies played, none from `handicap_fade` times the
+/// board's points on.
+fn handicap_komi(game: &Game, params: &Params) -> f64 {
+    let stones = game.handicap();
+    if stones == 0 || params.handicap_komi <= 0.0 {
+        return 0.0;
+    }
+    let size = game.size() as f64;
+    let horizon = params.handicap_fade * size * size;
+    let left = 1.0 - game.plies().len() as f64 / horizon.max(1.0);
+    params.handicap_komi * f64::from(stones) * left.max(0.0)
+}
+
 /// Follows the moves played since the kept search to the node that stands
 /// for the new position, if the game really continued from the kept root.
 fn follow(kept: &Kept, game: &Game, color: Color) -> Option<NodeId> {
@@ -952,6 +971,51 @@ mod tests {
         assert_eq!(searcher.dynamic_komi(&opening, Color::Black, &params), 0.0);
         searcher.clear();
         assert_eq!(asked(&searcher), 0.0);
+    }
+
+    #[test]
+    fn handicap_komi_fades_from_the_stones_worth_to_nothing_over_the_horizon() {
+        let (params, _) = searcher_with("handicap_komi=7");
+        let mut game = Game::new(9, crate::rules::Rules::default()).unwrap();
+        // An even game adds nothing, on or off.
+        assert_eq!(handicap_komi(&game, &params), 0.0);
+        game.fixed_handicap(2).unwrap();
+        assert_eq!(handicap_komi(&game, &params), 14.0);
+        let off = Params::tuned(9, PlayoutKind::Heavy, &Tuning::default());
+        assert_eq!(handicap_komi(&game, &off), 0.0);
+        // Half of the 40.5 plies of the horizon (half the board's points)
+        // leave about half; past it, nothing.
+        let mut color = Color::White;
+        for ply in 0..41 {
+            if ply == 20 {
+                let left = handicap_komi(&game, &params);
+                assert!((left - 14.0 * (1.0 - 20.0 / 40.5)).abs() < 1e-9, "{left}");
+            }
+            game.play(color, Move::Pass).unwrap_or(());
+            color = color.opponent();
+        }
+        assert_eq!(handicap_komi(&game, &params), 0.0);
+    }
+
+    #[test]
+    fn a_search_giving_stones_counts_a_playout_won_within_the_handicap_komi() {
+        let (_, mut searcher) = searcher_with("handicap_komi=7");
+        let mut game = Game::new(9, crate::rules::Rules::default()).unwrap();
+        game.fixed_handicap(2).unwrap();
+        // Black (with two stones of compensation for White under Chinese
+        // rules, and komi 7.5) ahead on the board by 20 points: a loss for
+        // White by 10.5, but within the 14 points White is given.
+        let (black, white) = (50, 30);
+        for color in [Color::White, Color::Black] {
+            let (_, _, _, scorer) = searcher.prepare(&game, color);
+            let (black_half_points, margin) = scorer.judge(black, white);
+            assert_eq!(black_half_points, 0, "{color:?}");
+            // The margin reported stays the true one: Black's 10.5.
+            assert_eq!(margin, 2 * 10 + 1);
+        }
+        let even = Game::new(9, crate::rules::Rules::default()).unwrap();
+        let (_, _, _, scorer) = searcher.prepare(&even, Color::White);
+        assert_eq!(scorer.judge(black, white).0, 2);
     }
 
     #[test]

@@ -333,6 +333,14 @@ pub struct Params {
     /// for less.
     pub dyn_komi_high: f64,
     pub dyn_komi_low: f64,
+    /// Points per handicap stone that a game with handicap adds to komi
+    /// for the search at its start (linear dynamic komi, as Pachi plays
+    /// handicap games), fading to nothing by ply `handicap_fade` times the
+    /// board's points. White giving stones then plays for a game it can
+    /// win against a weaker opponent instead of one lost on the count, and
+    /// Black taking them keeps playing for a margin. 0: off.
+    pub handicap_komi: f64,
+    pub handicap_fade: f64,
     /// Progressive widening (Coulom 2007): a node's children are kept in
     /// the order of their priors, and selection looks only at the first
     /// `3 + log1.4(1 + visits / widening)`; 0, the default, looks at all.
@@ -487,6 +495,8 @@ impl Params {
             mix_learned: 0,
             ask_margin: 0.0,
             dyn_komi: 0.0,
+            handicap_komi: 0.0,
+            handicap_fade: 0.5,
             dyn_komi_empty: 0.4,
             dyn_komi_high: 0.8,
             dyn_komi_low: 0.65,
@@ -573,7 +583,7 @@ fn percent(v: f64) -> u8 {
 type Setter = fn(&mut Params, f64);
 
 /// Every constant `--tune` can set: its name and how it is set.
-const KNOBS: [(&str, Setter); 88] = [
+const KNOBS: [(&str, Setter); 90] = [
     ("expand_at", |p, v| {
         p.expand_at = v.round().min(u32::MAX as f64) as u32
     }),
@@ -722,6 +732,8 @@ const KNOBS: [(&str, Setter); 88] = [
     }),
     ("dyn_komi_high", |p, v| p.dyn_komi_high = v.clamp(0.0, 1.0)),
     ("dyn_komi_low", |p, v| p.dyn_komi_low = v.clamp(0.0, 1.0)),
+    ("handicap_komi", |p, v| p.handicap_komi = v.clamp(0.0, 50.0)),
+    ("handicap_fade", |p, v| p.handicap_fade = v.clamp(0.0, 2.0)),
     ("widening", |p, v| p.widening = v),
     ("prior_amaf", |p, v| p.prior_amaf = v.max(0.0)),
     ("minimax", |p, v| p.minimax = v.clamp(0.0, 1.0)),

@@ -24,6 +24,12 @@ Each game's line then gives the seconds each engine used, and the end
 the mean over all games. `--lag L` charges every genmove L seconds more
 than its answer took, as a network between engine and server would:
 the engines see it only in the `time_left` they are sent.
+
+With `--handicap N` Black places N stones where its engine's
+`fixed_handicap N` puts them (the others are told them by
+`set_free_handicap`) and White moves first; `--first-colour W` (or B)
+gives the first engine that colour in every game instead of alternating,
+so that `--first-colour W --handicap 2` has it give two stones every game.
 """
 import argparse
 import datetime
@@ -62,11 +68,20 @@ def play(args, number):
         if args.time:
             for e in (first, second):
                 e.cmd(f"time_settings {args.time:g} 0 0")
-        # The first engine takes Black in even-numbered games (from 0).
-        black, white = (first, second) if number % 2 == 0 else (second, first)
-        first_colour = "B" if number % 2 == 0 else "W"
+        # The first engine takes Black in even-numbered games (from 0),
+        # unless --first-colour fixes its colour.
+        first_colour = args.first_colour
+        if first_colour == "alternate":
+            first_colour = "B" if number % 2 == 0 else "W"
+        black, white = (first, second) if first_colour == "B" else (second, first)
+        colour = "B"
+        if args.handicap:
+            stones = black.cmd(f"fixed_handicap {args.handicap}")
+            for e in (white, referee):
+                e.cmd(f"set_free_handicap {stones}")
+            colour = "W"
         clock = {"B": float(args.time or 0), "W": float(args.time or 0)}
-        passes, moves, colour = 0, 0, "B"
+        passes, moves = 0, 0
         while passes < 2 and moves < 3 * args.size * args.size:
             mover = black if colour == "B" else white
             other = white if colour == "B" else black
@@ -110,6 +125,10 @@ def main():
     parser.add_argument("--time", type=float, help="sudden-death seconds for each engine")
     parser.add_argument("--lag", type=float, default=0.0,
                         help="seconds charged to the clock per genmove beyond its answer")
+    parser.add_argument("--handicap", type=int, default=0,
+                        help="fixed handicap stones for Black; White then moves first")
+    parser.add_argument("--first-colour", choices=["alternate", "B", "W"], default="alternate",
+                        help="the first engine's colour in every game (alternating by default)")
     args = parser.parse_args()
     deadline = None
     if args.deadline:
