@@ -991,7 +991,7 @@ mod tests {
                 let left = handicap_komi(&game, &params);
                 assert!((left - 14.0 * (1.0 - 20.0 / 40.5)).abs() < 1e-9, "{left}");
             }
-            game.play(color, Move::Pass).unwrap_or(());
+            game.play(color, Move::Pass).unwrap();
             color = color.opponent();
         }
         assert_eq!(handicap_komi(&game, &params), 0.0);

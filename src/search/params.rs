@@ -341,8 +341,11 @@ pub struct Params {
     /// margin. It did not help where measured. 0, the default, is
     /// off: giving two stones on 9x9 (komi 0.5, 5,000 playouts) against
     /// GNU Go, 7 won 135 of 266 games where off won 158 (RESEARCH.md,
-    /// Giving handicap).
+    /// Giving handicap). When on, every search counts it, analysis too: the
+    /// win rates shown are against it, the score lead stays the true one.
     pub handicap_komi: f64,
+    /// The ply, as a share of the board's points, from which
+    /// `handicap_komi` adds nothing (0.5: ply 40 on 9x9, 180 on 19x19).
     pub handicap_fade: f64,
     /// Progressive widening (Coulom 2007): a node's children are kept in
     /// the order of their priors, and selection looks only at the first
@@ -498,11 +501,11 @@ impl Params {
             mix_learned: 0,
             ask_margin: 0.0,
             dyn_komi: 0.0,
-            handicap_komi: 0.0,
-            handicap_fade: 0.5,
             dyn_komi_empty: 0.4,
             dyn_komi_high: 0.8,
             dyn_komi_low: 0.65,
+            handicap_komi: 0.0,
+            handicap_fade: 0.5,
             widening: 0.0,
             rave_grandparent: 0,
             prior_grandparent: 0,
