@@ -430,14 +430,13 @@ impl Searcher {
         uct::prepare_root(&tree, &root, game, &params);
         // One scorer for genmove, analysis and pondering alike: they share
         // the kept tree, so its statistics must mean the same thing.
-        let handicap_komi = match color {
-            Color::Black => handicap_komi(game, &params),
-            Color::White => -handicap_komi(game, &params),
-        };
-        let scorer = Scorer::of(game).with_jigo(color, params.jigo).with_margin(
-            color,
-            params.ask_margin + self.dynamic_komi(game, color, &params) + handicap_komi,
-        );
+        let scorer = Scorer::of(game)
+            .with_jigo(color, params.jigo)
+            .with_margin(
+                color,
+                params.ask_margin + self.dynamic_komi(game, color, &params),
+            )
+            .with_extra_komi(handicap_komi(game, &params));
         (tree, root, params, scorer)
     }
 

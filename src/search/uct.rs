@@ -94,6 +94,16 @@ impl Scorer {
         }
     }
 
+    /// The same scorer for a search that counts komi `points` higher than
+    /// the game does, whichever side it searches for: a playout is Black's
+    /// only by that much more. Reported margins stay true.
+    pub fn with_extra_komi(self, points: f64) -> Scorer {
+        Scorer {
+            black_needs: self.black_needs + points,
+            ..self
+        }
+    }
+
     /// [`Scorer::judge`] with a jigo valued between the halves drawn at
     /// random, as one playout's result.
     #[inline]
