@@ -33,8 +33,8 @@ use crate::board::{Color, Move, Point};
 use crate::game::Game;
 use crate::rules::ScoringRule;
 use crate::score::{score, GameFacts};
-use params::Params;
 pub use params::Tuning;
+use params::{Bound, Params};
 use policy::Recent;
 use status::StatusConfig;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -234,7 +234,12 @@ impl Searcher {
             |t: Duration| start + t.saturating_sub((t / 20).min(Duration::from_millis(20)));
         let deadline = time.map(ending);
         let unsettled_deadline = limits.unsettled_time.filter(|_| time.is_some()).map(ending);
-        let (tree, root, params, scorer) = self.prepare(game, color);
+        let bound = if time.is_some() {
+            Bound::Time
+        } else {
+            Bound::Playouts
+        };
+        let (tree, root, params, scorer) = self.prepare(game, color, bound);
         let shared = Shared::new(&tree, &root, &params, scorer, stop, budget.max(1), deadline)
             .with_unsettled_deadline(unsettled_deadline)
             .with_grace(STOP_GRACE_PLAYOUTS, STOP_GRACE_TIME)
@@ -295,7 +300,8 @@ impl Searcher {
         stop: &AtomicBool,
         report: &mut dyn FnMut(&Snapshot),
     ) -> Snapshot {
-        let (tree, root, params, scorer) = self.prepare(game, color);
+        // Analysis and pondering run until told to stop: time bounds them.
+        let (tree, root, params, scorer) = self.prepare(game, color, Bound::Time);
         // The workers count the budget themselves: a watcher checking it
         // between reports would let fast playouts run far past it.
         let budget = budget.unwrap_or(u64::MAX).max(1);
@@ -391,12 +397,13 @@ impl Searcher {
 
     /// The tree for this search: the kept subtree when the game went on
     /// from the kept root, else a fresh one; the root expanded with the
-    /// moves the rules allow now; the tree constants for this board; and
-    /// the scorer of playout results.
-    fn prepare(&mut self, game: &Game, color: Color) -> (Tree, Root, Params, Scorer) {
+    /// moves the rules allow now; the tree constants for this board and
+    /// this `bound`; and the scorer of playout results.
+    fn prepare(&mut self, game: &Game, color: Color, bound: Bound) -> (Tree, Root, Params, Scorer) {
         let max_nodes = self.config.max_nodes;
-        let params =
-            Params::tuned(game.size(), self.config.playout, &self.config.tuning).at(game.board());
+        let params = Params::tuned(game.size(), self.config.playout, &self.config.tuning)
+            .at(game.board())
+            .bounded_by(bound);
         let spares = std::mem::take(&mut self.spares);
         let tree = match self.kept.take() {
             Some(kept) => {
@@ -1006,15 +1013,61 @@ mod tests {
         // White by 10.5, but within the 14 points White is given.
         let (black, white) = (50, 30);
         for color in [Color::White, Color::Black] {
-            let (_, _, _, scorer) = searcher.prepare(&game, color);
+            let (_, _, _, scorer) = searcher.prepare(&game, color, Bound::Playouts);
             let (black_half_points, margin) = scorer.judge(black, white);
             assert_eq!(black_half_points, 0, "{color:?}");
             // The margin reported stays the true one: Black's 10.5.
             assert_eq!(margin, 2 * 10 + 1);
         }
         let even = Game::new(9, crate::rules::Rules::default()).unwrap();
-        let (_, _, _, scorer) = searcher.prepare(&even, Color::White);
+        let (_, _, _, scorer) = searcher.prepare(&even, Color::White, Bound::Playouts);
         assert_eq!(scorer.judge(black, white).0, 2);
+    }
+
+    #[test]
+    fn a_search_bounded_by_playouts_alone_expands_its_leaves_sooner_on_small_boards() {
+        let nine = Game::new(9, crate::rules::Rules::default()).unwrap();
+        let nineteen = Game::new(19, crate::rules::Rules::default()).unwrap();
+        let expand_at = |knobs: &str, game: &Game, bound: Bound| {
+            let (_, mut searcher) = searcher_with(knobs);
+            searcher.prepare(game, Color::Black, bound).2.expand_at
+        };
+        assert_eq!(expand_at("", &nine, Bound::Playouts), 2);
+        assert_eq!(expand_at("", &nine, Bound::Time), 4);
+        assert_eq!(expand_at("", &nineteen, Bound::Playouts), 8);
+        assert_eq!(expand_at("", &nineteen, Bound::Time), 8);
+        // `expand_at` names the threshold of every search; the other knob
+        // only that of a playout-bound one.
+        assert_eq!(expand_at("expand_at=3", &nine, Bound::Playouts), 3);
+        assert_eq!(expand_at("expand_at=3", &nine, Bound::Time), 3);
+        assert_eq!(expand_at("expand_at_playouts=5", &nine, Bound::Playouts), 5);
+        assert_eq!(expand_at("expand_at_playouts=5", &nine, Bound::Time), 4);
+    }
+
+    #[test]
+    fn a_genmove_on_a_playout_count_searches_as_the_playout_bound_threshold_asks() {
+        // One thread and one seed replay a search exactly, so the same
+        // threshold gives the same visits and another one different ones.
+        let game = Game::new(9, crate::rules::Rules::default()).unwrap();
+        let visits = |knobs: &str| {
+            let (_, mut searcher) = searcher_with(&format!("book=0,{knobs}"));
+            let limits = Limits {
+                playouts: Some(1500),
+                ..Limits::default()
+            };
+            let outcome = searcher.genmove(&game, Color::Black, &limits, &AtomicBool::new(false));
+            let mut seen: Vec<(Move, u64)> = outcome
+                .snapshot
+                .candidates
+                .iter()
+                .map(|c| (c.mv, c.visits))
+                .collect();
+            seen.sort_by_key(|&(mv, _)| format!("{mv:?}"));
+            seen
+        };
+        let default = visits("");
+        assert_eq!(default, visits("expand_at_playouts=2"));
+        assert_ne!(default, visits("expand_at_playouts=4"));
     }
 
     #[test]
