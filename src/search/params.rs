@@ -41,7 +41,7 @@ pub struct Params {
     /// count uses [`Params::expand_at_playouts`].
     pub expand_at: u32,
     /// `expand_at` for a search whose only bound is its number of playouts
-    /// (`--playouts`, or the default count with no clock): there a
+    /// (`--playouts` with no clock and no `--time`): there a
     /// playout's cost is not counted, and what expanding sooner wins at
     /// equal playouts is a gain. 2 on 9x9 and below, where it won those
     /// games (see `expand_at`), and where, paired with 4 on 400 fresh
