@@ -602,6 +602,11 @@ fn visits(v: f64) -> u16 {
     v.round().min(u16::MAX as f64) as u16
 }
 
+/// A number of real visits.
+fn real_visits(v: f64) -> u32 {
+    v.round().min(u32::MAX as f64) as u32
+}
+
 /// A percent chance.
 fn percent(v: f64) -> u8 {
     v.round().clamp(0.0, 100.0) as u8
@@ -613,15 +618,13 @@ type Setter = fn(&mut Params, f64);
 /// Every constant `--tune` can set: its name and how it is set.
 const KNOBS: [(&str, Setter); 91] = [
     ("expand_at", |p, v| {
-        p.expand_at = v.round().min(u32::MAX as f64) as u32;
+        p.expand_at = real_visits(v);
         p.expand_at_playouts = p.expand_at;
     }),
     ("expand_at_playouts", |p, v| {
-        p.expand_at_playouts = v.round().min(u32::MAX as f64) as u32
+        p.expand_at_playouts = real_visits(v)
     }),
-    ("expand_tactical", |p, v| {
-        p.expand_tactical = v.round().min(u32::MAX as f64) as u32
-    }),
+    ("expand_tactical", |p, v| p.expand_tactical = real_visits(v)),
     ("rave_equiv", |p, v| p.rave_equiv = v.max(1.0)),
     ("root_rave_equiv", |p, v| p.root_rave_equiv = v.max(0.0)),
     ("explore", |p, v| p.explore = v),
