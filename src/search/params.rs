@@ -46,7 +46,7 @@ pub struct Params {
     /// equal playouts is a gain. 2 on 9x9 and below, where it won those
     /// games (see `expand_at`), and where, paired with 4 on 400 fresh
     /// seeds against GNU Go (komi 7, 5,000 playouts, book off), it won 367
-    /// to 366, then as the default 704 of 784 more (89.8%; RESEARCH.md,
+    /// to 366, then as the default 2,509 of 2,784 more (90.1%; RESEARCH.md,
     /// Expanding sooner when only playouts count);
     /// elsewhere the same as `expand_at`, as nothing was measured there.
     /// `--tune expand_at=N` sets both.
