@@ -66,7 +66,9 @@ pub struct Params {
     /// RAVE weight falls to one half after about this many visits. 3,000:
     /// in self-play against it at 5,000 playouts (9x9, komi 7.5, book off)
     /// 1,500 won 273 of 526 games and 6,000 won 260 of 521 (RESEARCH.md,
-    /// Self-play as a screen).
+    /// Self-play as a screen); with both sides expanding at two, 1,500
+    /// won 612 of 1,161 (52.7%, 49.8-55.6%; RESEARCH.md, Expanding sooner
+    /// when only playouts count).
     pub rave_equiv: f64,
     /// `rave_equiv` for the root's children alone; 0, the default, uses
     /// `rave_equiv` there too. With 3,000, a root move searched 3,000
