@@ -300,6 +300,33 @@ fn genmove_analyze_streams_then_plays() {
     }
 }
 
+/// A move the opening book holds is played at once by the streamed
+/// genmoves too (the CGOS client asks `kata-genmove_analyze` for every
+/// move): no search spends the clock on a move it would not play, and no
+/// line streams a choice other than the one played.
+#[test]
+fn a_streamed_genmove_plays_the_book_move_at_once_without_analysis() {
+    let think = Duration::from_secs(10);
+    let args = ["--threads", "1", "--size", "9", "--time", "10"];
+    let mut plain = Engine::start(&args);
+    plain.ok("komi 7");
+    let book_move = plain.ok("genmove b");
+    for command in [
+        "kata-genmove_analyze b ownership true",
+        "lz-genmove_analyze b 10",
+        "genmove_analyze b",
+    ] {
+        let mut e = Engine::start(&args);
+        e.ok("komi 7");
+        let sent = e.write(command);
+        let (lines, at) = e.response(think * 2);
+        assert!(at - sent < think / 5, "{command} took {:?}", at - sent);
+        assert_eq!(lines, ["=", &format!("play {book_move}")], "{command}");
+        let stones = e.ok("list_stones b");
+        assert_eq!(stones, book_move, "{command}");
+    }
+}
+
 #[test]
 fn gogui_interrupt_ends_a_long_genmove_with_a_move() {
     let mut e = Engine::start(&["--threads", "1", "--size", "9", "--time", "60"]);

@@ -290,13 +290,31 @@ impl Engine {
             self.search_streaming(color, limits, args.interval, stop, &mut report);
             return None;
         }
+        let begun = Instant::now();
+        if let Some(book) = self.searcher.book_move(&self.game, color) {
+            // Nothing was searched: no line to stream, only the move.
+            return self.conclude(color, GenmoveKind::Play, book.decision, begun);
+        }
         let limits = self.limits(color);
         let (streamed, last) = split_limits(&limits);
-        let begun = Instant::now();
         let snap = self.search_streaming(color, Some(streamed), args.interval, stop, &mut report);
         report(&snap);
         self.charge(color, begun.elapsed().as_secs_f64());
-        match self.genmove_within(color, GenmoveKind::Play, &last, stop) {
+        let begun = Instant::now();
+        let outcome = self.searcher.genmove(&self.game, color, &last, stop);
+        self.conclude(color, GenmoveKind::Play, outcome.decision, begun)
+    }
+
+    /// The `play <vertex>` line that ends a streamed genmove, once
+    /// `decision` is made.
+    fn conclude(
+        &mut self,
+        color: Color,
+        kind: GenmoveKind,
+        decision: Decision,
+        begun: Instant,
+    ) -> Option<String> {
+        match self.play_decision(color, kind, decision, begun) {
             Ok(mv) => Some(format!("play {mv}")),
             Err(e) => {
                 log::error!("genmove after analysis failed: {e}");
@@ -494,7 +512,20 @@ impl Engine {
     ) -> Response {
         let begun = Instant::now();
         let outcome = self.searcher.genmove(&self.game, color, limits, stop);
-        let mut decision = outcome.decision;
+        self.play_decision(color, kind, outcome.decision, begun)
+    }
+
+    /// Plays what the search (or the book) decided for `color`, begun at
+    /// `begun`: an illegal choice becomes a pass, a pass becomes a capture
+    /// where dead stones must be taken first, and the time goes on the
+    /// clock.
+    fn play_decision(
+        &mut self,
+        color: Color,
+        kind: GenmoveKind,
+        mut decision: Decision,
+        begun: Instant,
+    ) -> Response {
         if let Decision::Play(mv) = decision {
             if !self.game.is_legal(color, mv) {
                 log::error!("the search chose an illegal move; passing instead");
