@@ -26,35 +26,6 @@ pub const DEFAULT_TIME_PER_MOVE: Duration = Duration::from_secs(5);
 const SNAPSHOT_TICK: Duration = Duration::from_millis(50);
 /// How often a streamed search checks its stop flag and deadline.
 const WATCH_TICK: Duration = Duration::from_millis(2);
-/// The share of a genmove_analyze's time or playouts that goes to the final
-/// plain search on the same tree: its own playouts give the ownership that
-/// passing and resigning are judged by.
-const FINAL_SHARE: f64 = 0.2;
-
-/// Limits for the streamed part of a genmove_analyze and for its final
-/// plain search, together `limits`.
-fn split_limits(limits: &Limits) -> (Limits, Limits) {
-    let streamed = Limits {
-        playouts: limits
-            .playouts
-            .map(|p| (p as f64 * (1.0 - FINAL_SHARE)) as u64),
-        time: limits.time.map(|t| t.mul_f64(1.0 - FINAL_SHARE)),
-        unsettled_time: None,
-    };
-    let last = Limits {
-        playouts: limits
-            .playouts
-            .zip(streamed.playouts)
-            .map(|(all, first)| all.saturating_sub(first).max(1)),
-        time: limits
-            .time
-            .zip(streamed.time)
-            .map(|(all, first)| all.saturating_sub(first)),
-        unsettled_time: None,
-    };
-    (streamed, last)
-}
-
 /// `loadsgf` refuses larger files: no game record comes near this.
 const MAX_SGF_BYTES: u64 = 8 << 20;
 
@@ -296,12 +267,16 @@ impl Engine {
             return self.conclude(color, GenmoveKind::Play, book.decision, begun);
         }
         let limits = self.limits(color);
-        let (streamed, last) = split_limits(&limits);
-        let snap = self.search_streaming(color, Some(streamed), args.interval, stop, &mut report);
-        report(&snap);
-        self.charge(color, begun.elapsed().as_secs_f64());
-        let begun = Instant::now();
-        let outcome = self.searcher.genmove(&self.game, color, &last, stop);
+        self.log_clock(color, &limits);
+        let outcome = self.searcher.genmove_reporting(
+            &self.game,
+            color,
+            &limits,
+            stop,
+            args.interval,
+            &mut report,
+        );
+        report(&outcome.snapshot);
         self.conclude(color, GenmoveKind::Play, outcome.decision, begun)
     }
 
@@ -487,6 +462,11 @@ impl Engine {
 
     fn genmove(&mut self, color: Color, kind: GenmoveKind, stop: &AtomicBool) -> Response {
         let limits = self.limits(color);
+        self.log_clock(color, &limits);
+        self.genmove_within(color, kind, &limits, stop)
+    }
+
+    fn log_clock(&self, color: Color, limits: &Limits) {
         if let (Some(budget), clock) = (limits.time, &self.clocks[color.index()]) {
             if self.time_system != TimeSystem::None {
                 log::info!(
@@ -500,7 +480,6 @@ impl Engine {
                 );
             }
         }
-        self.genmove_within(color, kind, &limits, stop)
     }
 
     fn genmove_within(
@@ -1157,6 +1136,54 @@ mod tests {
         assert_eq!(e.limits(Color::Black).time, None, "--playouts alone limits");
         fails_unchanged(&mut e, "time_left b -1 0", "syntax error");
         fails_unchanged(&mut e, "kgs-time_settings fischer 1 2", "syntax error");
+    }
+
+    /// A streamed genmove is genmove's own search with lines sent on the
+    /// way: one thread and one seed give the same search, so its last line
+    /// is what genmove's search ends with, and it plays genmove's move.
+    #[test]
+    fn a_streamed_genmove_searches_as_genmove_does() {
+        let args = AnalyzeArgs {
+            dialect: analysis::Dialect::Kata,
+            genmove: true,
+            color: Some(Color::Black),
+            interval: Some(Duration::from_millis(10)),
+            min_moves: 0,
+            max_moves: 0,
+            ownership: true,
+        };
+        for moves in [
+            &[][..],
+            &["play b E5", "play w C3", "play b G4", "play w D6"],
+        ] {
+            let fresh = || {
+                let mut e = engine(9, "chinese");
+                e.searcher.config.playouts = Some(600);
+                for m in moves {
+                    ok(&mut e, m);
+                }
+                e
+            };
+            let stop = AtomicBool::new(false);
+            let mut streamed = fresh();
+            let mut lines = Vec::new();
+            let play = streamed.analyze(&args, &stop, &mut |l| lines.push(l.to_string()), false);
+            let mut plain = fresh();
+            let limits = plain.limits(Color::Black);
+            let outcome = plain
+                .searcher
+                .genmove(&plain.game, Color::Black, &limits, &stop);
+            let expected = analysis::info_line(&outcome.snapshot, &args, Color::Black, 9);
+            assert_eq!(lines.last(), expected.as_ref(), "{moves:?}");
+            let Decision::Play(mv) = outcome.decision else {
+                panic!("{moves:?}: resigned")
+            };
+            assert_eq!(
+                play,
+                Some(format!("play {}", move_name(mv, 9))),
+                "{moves:?}"
+            );
+        }
     }
 
     #[test]

@@ -217,6 +217,22 @@ impl Searcher {
         limits: &Limits,
         stop: &AtomicBool,
     ) -> SearchOutcome {
+        self.genmove_reporting(game, color, limits, stop, None, &mut |_| {})
+    }
+
+    /// [`Searcher::genmove`], calling `report` with the state of the search
+    /// about every `interval` while it runs (`kata-genmove_analyze` and the
+    /// other streamed genmoves): the same search, stopped by the same
+    /// limits, so that a streamed genmove plays as `genmove` would.
+    pub fn genmove_reporting(
+        &mut self,
+        game: &Game,
+        color: Color,
+        limits: &Limits,
+        stop: &AtomicBool,
+        interval: Option<Duration>,
+        report: &mut dyn FnMut(&Snapshot),
+    ) -> SearchOutcome {
         let budget = limits.playouts.or(self.config.playouts).unwrap_or(
             if limits.time.or(self.config.time_per_move).is_some() {
                 u64::MAX
@@ -244,7 +260,19 @@ impl Searcher {
             .with_unsettled_deadline(unsettled_deadline)
             .with_grace(STOP_GRACE_PLAYOUTS, STOP_GRACE_TIME)
             .with_final_counts(game, &self.referee);
-        uct::search(&shared, self.config.threads, self.seed_for(game, color));
+        let seed = self.seed_for(game, color);
+        match interval {
+            None => uct::search(&shared, self.config.threads, seed),
+            Some(every) => search_reporting(
+                &tree,
+                &root,
+                &shared,
+                self.config.threads,
+                seed,
+                every,
+                report,
+            ),
+        }
         let playouts = shared.done.load(Ordering::Relaxed);
         let snapshot = snapshot(&tree, &root, &shared, playouts);
         if let Some(counts) = shared.final_counts.as_ref().filter(|c| c.judged() > 0) {
@@ -307,27 +335,16 @@ impl Searcher {
         let budget = budget.unwrap_or(u64::MAX).max(1);
         let shared = Shared::new(&tree, &root, &params, scorer, stop, budget, None)
             .with_final_counts(game, &self.referee);
-        let interval = interval.max(Duration::from_millis(10));
         let seed = self.seed_for(game, color);
-        let threads = self.config.threads.max(1);
-        std::thread::scope(|s| {
-            let shared = &shared;
-            s.spawn(move || {
-                uct::search(shared, threads, seed);
-                // Spent its budget, or decided: the reports end too.
-                shared.halt.store(true, Ordering::Relaxed);
-            });
-            let mut next_report = Instant::now() + interval;
-            while !stop.load(Ordering::Relaxed) && !shared.halt.load(Ordering::Relaxed) {
-                std::thread::sleep(Duration::from_millis(5).min(interval));
-                if Instant::now() >= next_report {
-                    let playouts = shared.done.load(Ordering::Relaxed);
-                    report(&snapshot(&tree, &root, shared, playouts));
-                    next_report += interval;
-                }
-            }
-            shared.halt.store(true, Ordering::Relaxed);
-        });
+        search_reporting(
+            &tree,
+            &root,
+            &shared,
+            self.config.threads,
+            seed,
+            interval,
+            report,
+        );
         let last = snapshot(&tree, &root, &shared, shared.done.load(Ordering::Relaxed));
         self.kept = Some(Kept {
             tree,
@@ -796,6 +813,40 @@ fn follow(kept: &Kept, game: &Game, color: Color) -> Option<NodeId> {
         to_move = to_move.opponent();
     }
     (to_move == color).then_some(node)
+}
+
+/// Runs the search on `threads` workers until it ends, calling `report`
+/// with a snapshot about every `interval` meanwhile. A search whose
+/// `stop` is its caller's next command (analysis, pondering) ends as soon
+/// as that comes; a genmove's `stop` keeps its grace, inside the search.
+fn search_reporting(
+    tree: &Tree,
+    root: &Root,
+    shared: &Shared,
+    threads: usize,
+    seed: u64,
+    interval: Duration,
+    report: &mut dyn FnMut(&Snapshot),
+) {
+    let interval = interval.max(Duration::from_millis(10));
+    let searching = AtomicBool::new(true);
+    std::thread::scope(|s| {
+        let searching = &searching;
+        s.spawn(move || {
+            uct::search(shared, threads.max(1), seed);
+            // Spent its budget, or decided: the reports end too.
+            searching.store(false, Ordering::Release);
+        });
+        let mut next_report = Instant::now() + interval;
+        while searching.load(Ordering::Acquire) {
+            std::thread::sleep(Duration::from_millis(5).min(interval));
+            if Instant::now() >= next_report && searching.load(Ordering::Acquire) {
+                let playouts = shared.done.load(Ordering::Relaxed);
+                report(&snapshot(tree, root, shared, playouts));
+                next_report += interval;
+            }
+        }
+    });
 }
 
 /// What the tree says now, for analysis output and the final answer.
