@@ -292,7 +292,7 @@ impl Engine {
         match self.play_decision(color, kind, decision, begun) {
             Ok(mv) => Some(format!("play {mv}")),
             Err(e) => {
-                log::error!("genmove after analysis failed: {e}");
+                log::error!("the streamed genmove could not play: {e}");
                 None
             }
         }
@@ -1136,6 +1136,22 @@ mod tests {
         assert_eq!(e.limits(Color::Black).time, None, "--playouts alone limits");
         fails_unchanged(&mut e, "time_left b -1 0", "syntax error");
         fails_unchanged(&mut e, "kgs-time_settings fischer 1 2", "syntax error");
+    }
+
+    /// The CGOS client sets the clock before `clear_board` (boardsize,
+    /// komi, time_settings, clear_board): a new game keeps the settings,
+    /// with a full clock.
+    #[test]
+    fn a_new_game_keeps_the_time_settings_given_before_it() {
+        let mut e = engine(9, "tromp-taylor");
+        ok(&mut e, "boardsize 9");
+        ok(&mut e, "komi 7.0");
+        ok(&mut e, "time_settings 60 0 0");
+        ok(&mut e, "time_left b 12 0");
+        ok(&mut e, "clear_board");
+        assert_eq!(e.clocks[0].seconds, 60.0);
+        let budget = e.limits(Color::Black).time.expect("on the clock");
+        assert!(budget < Duration::from_secs(5), "{budget:?}");
     }
 
     /// A streamed genmove is genmove's own search with lines sent on the
