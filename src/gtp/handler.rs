@@ -262,10 +262,6 @@ impl Engine {
             return None;
         }
         let begun = Instant::now();
-        if let Some(book) = self.searcher.book_move(&self.game, color) {
-            // Nothing was searched: no line to stream, only the move.
-            return self.conclude(color, GenmoveKind::Play, book.decision, begun);
-        }
         let limits = self.limits(color);
         self.log_clock(color, &limits);
         let outcome = self.searcher.genmove_reporting(
@@ -276,20 +272,12 @@ impl Engine {
             args.interval,
             &mut report,
         );
-        report(&outcome.snapshot);
-        self.conclude(color, GenmoveKind::Play, outcome.decision, begun)
-    }
-
-    /// The `play <vertex>` line that ends a streamed genmove, once
-    /// `decision` is made.
-    fn conclude(
-        &mut self,
-        color: Color,
-        kind: GenmoveKind,
-        decision: Decision,
-        begun: Instant,
-    ) -> Option<String> {
-        match self.play_decision(color, kind, decision, begun) {
+        // A move from the opening book has no search behind it: no line,
+        // only the move.
+        if outcome.snapshot.playouts > 0 {
+            report(&outcome.snapshot);
+        }
+        match self.play_decision(color, GenmoveKind::Play, outcome.decision, begun) {
             Ok(mv) => Some(format!("play {mv}")),
             Err(e) => {
                 log::error!("the streamed genmove could not play: {e}");
@@ -463,7 +451,9 @@ impl Engine {
     fn genmove(&mut self, color: Color, kind: GenmoveKind, stop: &AtomicBool) -> Response {
         let limits = self.limits(color);
         self.log_clock(color, &limits);
-        self.genmove_within(color, kind, &limits, stop)
+        let begun = Instant::now();
+        let outcome = self.searcher.genmove(&self.game, color, &limits, stop);
+        self.play_decision(color, kind, outcome.decision, begun)
     }
 
     fn log_clock(&self, color: Color, limits: &Limits) {
@@ -480,18 +470,6 @@ impl Engine {
                 );
             }
         }
-    }
-
-    fn genmove_within(
-        &mut self,
-        color: Color,
-        kind: GenmoveKind,
-        limits: &Limits,
-        stop: &AtomicBool,
-    ) -> Response {
-        let begun = Instant::now();
-        let outcome = self.searcher.genmove(&self.game, color, limits, stop);
-        self.play_decision(color, kind, outcome.decision, begun)
     }
 
     /// Plays what the search (or the book) decided for `color`, begun at

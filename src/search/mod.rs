@@ -384,10 +384,7 @@ impl Searcher {
     }
 
     /// The opening book's move, when the book is on and holds the position.
-    /// `genmove` answers with it without searching; a streamed genmove
-    /// asks first, so that it neither spends the clock on a search whose
-    /// move it would not play nor streams that search's choice.
-    pub fn book_move(&mut self, game: &Game, color: Color) -> Option<SearchOutcome> {
+    fn book_move(&mut self, game: &Game, color: Color) -> Option<SearchOutcome> {
         let params = Params::tuned(game.size(), self.config.playout, &self.config.tuning);
         if !params.book || color != game.to_move() {
             return None;
