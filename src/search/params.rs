@@ -621,7 +621,7 @@ fn percent(v: f64) -> u8 {
 type Setter = fn(&mut Params, f64);
 
 /// Every constant `--tune` can set: its name and how it is set.
-const KNOBS: [(&str, Setter); 91] = [
+const KNOBS: [(&str, Setter); 93] = [
     ("expand_at", |p, v| {
         p.expand_at = real_visits(v);
         p.expand_at_playouts = p.expand_at;
@@ -749,6 +749,12 @@ const KNOBS: [(&str, Setter); 91] = [
         p.priors.tactical_chain = v.max(0.0) as u32
     }),
     ("opening_lines", |p, v| p.priors.opening_lines = v >= 0.5),
+    ("prior_opening_gamma", |p, v| {
+        p.priors.opening_gamma = visits(v)
+    }),
+    ("prior_opening_stones", |p, v| {
+        p.priors.opening_stones = visits(v).max(1)
+    }),
     ("spatial_reach", |p, v| {
         // Below the smallest large pattern none is matched.
         let reach = v.clamp(MIN_DISTANCE as f64 - 1.0, MAX_DISTANCE as f64);

@@ -140,6 +140,13 @@ pub struct Priors {
     /// default won 353 (40 won only with it, 38 only without; RESEARCH.md,
     /// Opening lines on 9x9).
     pub opening_lines: bool,
+    /// `gamma` at the empty board, falling in a straight line to `gamma`
+    /// by `opening_stones` stones (0, the default: `gamma` throughout).
+    /// Early on the playouts know least and the learned strengths most,
+    /// so the strengths may steer a 9x9 opening harder than a middle game.
+    pub opening_gamma: u16,
+    /// See `opening_gamma`.
+    pub opening_stones: u16,
     /// The nakade prior judges each empty space beside the last move on
     /// its own (see `Board::vital_point_beside`); set with the playouts'
     /// `nakade_closed` by `--tune playout_nakade_closed=1`.
@@ -203,8 +210,26 @@ impl Priors {
             spatial_reach: super::spatial::MAX_DISTANCE as u8,
             tactical_chain: 0,
             opening_lines: false,
+            opening_gamma: 0,
+            opening_stones: 20,
             nakade_beside: false,
         }
+    }
+}
+
+impl Priors {
+    /// The weight of the learned strengths at a node with `stones` on the
+    /// board (see `opening_gamma`).
+    fn gamma_at(&self, stones: u32) -> u16 {
+        let (from, over) = (
+            f32::from(self.opening_gamma),
+            f32::from(self.opening_stones),
+        );
+        if self.opening_gamma == 0 || stones as f32 >= over {
+            return self.gamma;
+        }
+        let left = 1.0 - stones as f32 / over;
+        (f32::from(self.gamma) + (from - f32::from(self.gamma)) * left).round() as u16
     }
 }
 
@@ -513,6 +538,7 @@ pub fn children_with_priors(
     });
     let line_factors =
         opening_line_factors(board.size(), board.stone_count()).filter(|_| k.opening_lines);
+    let gamma = k.gamma_at(board.stone_count());
     for &e in board.empties() {
         let p = Point(e as usize);
         if board.is_eye_like(c, p) || !board.is_legal_no_suicide(c, p) || !allowed(p) {
@@ -608,8 +634,8 @@ pub fn children_with_priors(
             } else {
                 ratio.powf(k.gamma_slope)
             };
-            let won = 2.0 * k.gamma as f32 * relative / (relative + 1.0);
-            child.prior_visits = child.prior_visits.saturating_add(k.gamma);
+            let won = 2.0 * gamma as f32 * relative / (relative + 1.0);
+            child.prior_visits = child.prior_visits.saturating_add(gamma);
             child.prior_wins = child.prior_wins.saturating_add(won.round() as u16);
         }
         if k.gamma_wins > 0 {
@@ -787,6 +813,49 @@ mod tests {
     }
 
     #[test]
+    fn the_opening_weight_of_the_strengths_falls_to_the_usual_one() {
+        let plain = Priors::for_size(9);
+        let opening = Priors {
+            opening_gamma: 60,
+            opening_stones: 20,
+            ..plain
+        };
+        assert_eq!(plain.gamma, 20);
+        assert_eq!(opening.gamma_at(0), 60);
+        assert_eq!(opening.gamma_at(10), 40);
+        assert_eq!(opening.gamma_at(19), 22);
+        assert_eq!(opening.gamma_at(20), 20);
+        assert_eq!(opening.gamma_at(70), 20);
+        for stones in [0, 10, 20] {
+            assert_eq!(plain.gamma_at(stones), 20);
+        }
+        // On the empty board the strengths steer harder: the third line
+        // gains on the centre. With twenty stones nothing changes.
+        let empty = ". . . . . . . . .\n".repeat(9);
+        let value =
+            |k: &Priors, diagram: &str, v: &str| value_with(k, diagram, Color::Black, None, v);
+        let gap = |k: &Priors| value(k, &empty, "C3") - value(k, &empty, "E5");
+        assert!(
+            gap(&opening) > gap(&plain) + 0.05,
+            "{} {}",
+            gap(&opening),
+            gap(&plain)
+        );
+        let twenty = "
+            . . . . . . . . .
+            . X X . . . O O .
+            . . . . X . . . .
+            . O . X . O . X .
+            . . . X . O . . .
+            . X . . X . O O .
+            . . . . O . . . .
+            . . X . . X O . .
+            . . . . . . . . O";
+        for v in ["C3", "E5", "B2"] {
+            assert_eq!(value(&opening, twenty, v), value(&plain, twenty, v));
+        }
+    }
+    #[test]
     fn a_sacrifice_that_kills_is_no_bad_self_atari() {
         // White's only eye space is the pyramid B1 C1 D1 C2; Black D1
         // fills it up to B1, and the bent three left after the capture dies.
@@ -918,6 +987,8 @@ mod tests {
         spatial_reach: crate::search::spatial::MAX_DISTANCE as u8,
         tactical_chain: 0,
         opening_lines: false,
+        opening_gamma: 0,
+        opening_stones: 20,
         nakade_beside: false,
     };
 
