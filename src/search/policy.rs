@@ -219,9 +219,7 @@ impl Priors {
             nakade_beside: false,
         }
     }
-}
 
-impl Priors {
     /// The weight of the learned strengths at a node with `stones` on the
     /// board (see `opening_gamma`).
     fn gamma_at(&self, stones: u32) -> u16 {
@@ -540,9 +538,9 @@ pub fn children_with_priors(
     } else {
         0
     });
-    let line_factors =
-        opening_line_factors(board.size(), board.stone_count()).filter(|_| k.opening_lines);
-    let gamma = k.gamma_at(board.stone_count());
+    let stone_count = board.stone_count();
+    let line_factors = opening_line_factors(board.size(), stone_count).filter(|_| k.opening_lines);
+    let gamma = k.gamma_at(stone_count);
     for &e in board.empties() {
         let p = Point(e as usize);
         if board.is_eye_like(c, p) || !board.is_legal_no_suicide(c, p) || !allowed(p) {
