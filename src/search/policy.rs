@@ -164,7 +164,7 @@ pub struct Priors {
 /// opponent's games had a say in (`examples/learn_opening_lines.rs`):
 /// there the strengths alone rated the fourth and fifth lines of an
 /// empty board five times too low and the second line two to six times
-/// too high. On the 1,500 positions of `book9_records.txt`, held out,
+/// too high. On the 1,500 positions `book9_records.txt` then held, held out,
 /// the strongest move by the scaled strengths is the deep search's
 /// choice 28.8% of the time against 26.3% (mean log-likelihood -2.64
 /// against -2.75).
