@@ -435,8 +435,9 @@ pub struct Params {
     /// searches every move.
     pub book: bool,
     /// With the book on, also its positions chosen from game records of
-    /// ishi against GNU Go and Pachi (on by default); `--tune book_records=0` keeps
-    /// only those ishi's own tree of openings chose (RESEARCH.md, Opening book).
+    /// ishi against GNU Go and Pachi (on by default); `--tune
+    /// book_records=0` keeps only those ishi's own tree of openings chose
+    /// (RESEARCH.md, Opening book).
     pub book_records: bool,
     /// Sequential halving at the root (see `halving`): after
     /// `halving_warmup` of a fixed budget, the best `root_halving` root
